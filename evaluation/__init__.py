@@ -1,0 +1,1 @@
+"""Evaluation of distillation runs: judgments, the automatic assessor, metrics, statistics, reports."""
