@@ -1,0 +1,802 @@
+"""Submissions (SPEC §4): the one parser and writer of runs, used by the validator, scorer and tests.
+
+A run is ``<result number=...>`` elements, concatenated with no root (as in the BOLT guidelines)
+or inside a ``<results run=...>`` root. Each result has one ``<response>`` of ``<bullet>``
+elements; a bullet's text is its text content without its ``<source post=... offset=.../>``
+elements, whitespace collapsed.
+
+The parser streams: it reads bytes in chunks, checks them as strict UTF-8 (reporting the byte
+position of the first bad byte), refuses any ``<!DOCTYPE``/``<!ENTITY`` before the chunk holding
+it reaches the XML parser (so no external entity is fetched and no entity is expanded), feeds
+lxml's pull parser with ``resolve_entities=False, no_network=True, load_dtd=False``, and frees
+every ``<result>`` once it is read. A multi-gigabyte run needs memory for one result at a time.
+Line numbers are the lines of the user's file: the synthetic root that lets a root-less file
+parse is inserted without a newline.
+
+Every finding is a :class:`bolt.problems.Problem` whose ``rule`` is one of :data:`RULES`.
+"""
+from __future__ import annotations
+
+import codecs
+import gzip
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Iterable, Iterator, NamedTuple
+
+from bolt.problems import ERROR, WARNING, Problem, ProblemsError
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A citation: a thread id and a raw code-point offset into that thread's XML (SPEC §2)."""
+
+    post: str
+    offset: int
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Bullet:
+    """One bullet: its 1-based position in the response, collapsed text, and its citations."""
+
+    position: int
+    text: str
+    sources: tuple[Source, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A system's response to one topic: the bullets in submission order."""
+
+    number: str
+    bullets: tuple[Bullet, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A whole submission; ``results`` keeps the file's order (first occurrence of each topic)."""
+
+    run_id: str
+    path: str
+    results: dict[str, Result]
+
+    def __iter__(self) -> Iterator[Result]:
+        return iter(self.results.values())
+
+
+# --------------------------------------------------------------------------- rules
+
+
+class Rule(NamedTuple):
+    """A named check: its severity and what a person should do when it fires."""
+
+    name: str
+    severity: str
+    summary: str
+
+
+RULES: dict[str, Rule] = {}
+
+
+def register_rule(name: str, severity: str, summary: str) -> str:
+    """Add a rule to the catalogue (refusing duplicates) and return its name."""
+    if name in RULES:
+        raise ValueError(f"rule {name!r} is already registered")
+    if severity not in (ERROR, WARNING):
+        raise ValueError(f"severity must be {ERROR!r} or {WARNING!r}, not {severity!r}")
+    RULES[name] = Rule(name, severity, summary)
+    return name
+
+
+# File and encoding level
+FILE_UNREADABLE = register_rule("file-unreadable", ERROR, "the file cannot be opened or read")
+EMPTY_FILE = register_rule("empty-file", ERROR, "the file is empty or holds only white space")
+INVALID_UTF8 = register_rule("invalid-utf8", ERROR, "the file is not valid UTF-8")
+BAD_ENCODING_DECLARATION = register_rule("bad-encoding-declaration", ERROR,
+                                         "the XML declaration names an encoding other than UTF-8")
+DOCTYPE_REFUSED = register_rule("doctype-refused", ERROR, "a <!DOCTYPE> or <!ENTITY> declaration")
+ENTITY_REFUSED = register_rule("entity-refused", ERROR,
+                               "a reference to an entity other than &amp; &lt; &gt; &quot; &apos;")
+NOT_WELL_FORMED = register_rule("not-well-formed", ERROR, "the XML is not well-formed")
+TOO_LARGE = register_rule("too-large", ERROR, "a file, result, bullet or nesting depth over the limits")
+# Structure
+UNKNOWN_ELEMENT = register_rule("unknown-element", ERROR, "an element that is not part of the format")
+UNKNOWN_ATTRIBUTE = register_rule("unknown-attribute", ERROR, "an attribute that is not part of the format")
+MISPLACED_ELEMENT = register_rule("misplaced-element", ERROR, "a known element in the wrong place")
+MIXED_ROOTS = register_rule("mixed-roots", ERROR,
+                            "several <results> roots, or a <results> root mixed with bare <result>s")
+BAD_RUN_ID = register_rule("bad-run-id", ERROR, "results/@run is empty, too long or has white space")
+TEXT_OUTSIDE_BULLET = register_rule("text-outside-bullet", ERROR, "text outside every <bullet>")
+NO_RESULTS = register_rule("no-results", ERROR, "the file holds no <result>")
+MISSING_TOPIC_NUMBER = register_rule("missing-topic-number", ERROR, "a <result> without a number")
+DUPLICATE_RESULT = register_rule("duplicate-result", ERROR, "two <result>s for one topic")
+MISSING_RESPONSE = register_rule("missing-response", ERROR, "a <result> without a <response>")
+MULTIPLE_RESPONSES = register_rule("multiple-responses", ERROR, "a <result> with several <response>s")
+EMPTY_RESPONSE = register_rule("empty-response", WARNING, "a <response> without bullets")
+EMPTY_BULLET_TEXT = register_rule("empty-bullet-text", ERROR, "a bullet with no text")
+BULLET_WITHOUT_SOURCE = register_rule("bullet-without-source", ERROR, "a bullet with no <source>")
+DUPLICATE_BULLET = register_rule("duplicate-bullet", ERROR, "the same bullet text twice in one response")
+SOURCE_MISSING_POST = register_rule("source-missing-post", ERROR, "a <source> without a thread id")
+SOURCE_MISSING_OFFSET = register_rule("source-missing-offset", ERROR, "a <source> without an offset")
+SOURCE_BAD_OFFSET = register_rule("source-bad-offset", ERROR, "an offset that is not a decimal integer")
+NEGATIVE_OFFSET = register_rule("negative-offset", ERROR, "an offset below 0")
+SOURCE_HAS_CONTENT = register_rule("source-has-content", ERROR, "text or elements inside <source>")
+DUPLICATE_SOURCE = register_rule("duplicate-source", WARNING, "the same citation twice in one bullet")
+
+# The format, as data.
+ELEMENTS = ("results", "result", "response", "bullet", "source")
+ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "results": ("run",),
+    "result": ("number",),
+    "response": (),
+    "bullet": (),
+    "source": ("post", "offset"),
+}
+PARENT = {"result": "<results> or the top level", "response": "<result>", "bullet": "<response>",
+          "source": "<bullet>", "results": "the top level"}
+
+# Limits that keep memory bounded; a run within them streams at one result at a time.
+MAX_BULLETS_PER_RESULT = 10_000
+MAX_ELEMENTS_PER_RESULT = 100_000
+MAX_BULLET_CHARS = 100_000
+MAX_OFFSET_DIGITS = 15
+MAX_RUN_ID_CHARS = 200
+CHUNK_BYTES = 1 << 20
+
+_WRAPPER = "bolt-submission-wrapper"
+_WS = re.compile(r"\s+")
+_OFFSET = re.compile(r"[0-9]+")
+_NEG_OFFSET = re.compile(r"-[0-9]+")
+_DECL = re.compile(rb"<\?xml[^>]{0,400}?\?>")
+_DECL_ENC = re.compile(rb"""encoding\s*=\s*["']([^"']*)["']""")
+_REFUSED = re.compile(rb"<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST)")
+_ENTITY_REF = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos);)([A-Za-z_:][-\w.:]{0,60});")
+_BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def collapse(text: str) -> str:
+    """Collapse runs of white space to one space and strip the ends (the bullet text rule)."""
+    return " ".join(text.split())
+
+
+_LINE_BREAKS = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
+
+
+def _problem(rule: str, file: str, line: int | None, message: str, topic: str | None = None,
+             bullet: int | None = None) -> Problem:
+    """A finding of a registered rule; the message is kept to one line (it quotes user input)."""
+    one_line = _LINE_BREAKS.sub(" ", message).strip()
+    if topic is not None:
+        topic = _LINE_BREAKS.sub(" ", topic)
+    return Problem(RULES[rule].severity, file, line, rule, one_line, topic, bullet)
+
+
+# --------------------------------------------------------------------------- record-level checks
+
+
+def check_result(result: Result, file: str) -> list[Problem]:
+    """Checks that need only the records: used on parsed results and before writing a run."""
+    out: list[Problem] = []
+    num = result.number or None
+    if not result.bullets:
+        out.append(_problem(EMPTY_RESPONSE, file, result.line,
+                            "the response has no bullets; add bullets, or leave it empty on purpose "
+                            "(an empty response scores 0)", num))
+    seen_text: dict[str, int] = {}
+    for b in result.bullets:
+        if not b.text:
+            out.append(_problem(EMPTY_BULLET_TEXT, file, b.line,
+                                "the bullet has no text; put the extracted text inside <bullet> "
+                                "next to its <source/> elements, or delete the bullet", num, b.position))
+        elif b.text in seen_text:
+            out.append(_problem(DUPLICATE_BULLET, file, b.line,
+                                f"same text as bullet {seen_text[b.text]}; delete the repeated bullet "
+                                "or merge its sources into the first one", num, b.position))
+        else:
+            seen_text[b.text] = b.position
+        if not b.sources:
+            out.append(_problem(BULLET_WITHOUT_SOURCE, file, b.line,
+                                "the bullet has no <source>; cite the thread and offset it came from "
+                                'with <source post="THREAD-ID" offset="N"/>', num, b.position))
+        seen_src: set[tuple[str, int]] = set()
+        for s in b.sources:
+            if not s.post.strip():
+                out.append(_problem(SOURCE_MISSING_POST, file, s.line or b.line,
+                                    'the <source> has an empty post attribute; set post="THREAD-ID" '
+                                    "(the <doc id> of the cited thread)", num, b.position))
+            if s.offset < 0:
+                out.append(_problem(NEGATIVE_OFFSET, file, s.line or b.line,
+                                    f"offset {s.offset} is negative; offsets count code points from 0 "
+                                    "at the start of the thread's XML", num, b.position))
+            if (s.post, s.offset) in seen_src:
+                out.append(_problem(DUPLICATE_SOURCE, file, s.line or b.line,
+                                    f"the citation {s.post} at {s.offset} appears twice in this bullet; "
+                                    "delete the repeated <source>", num, b.position))
+            seen_src.add((s.post, s.offset))
+    return out
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def run_id_from_path(path: str | os.PathLike) -> str:
+    """The run id of a file without ``results/@run``: its name without ``.xml``/``.xml.gz``."""
+    name = Path(path).name
+    for suffix in (".xml.gz", ".gz", ".xml"):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return Path(name).stem
+
+
+class _Fatal(Exception):
+    """Stop reading: the problem was recorded and nothing after it can be trusted."""
+
+
+class SubmissionReader:
+    """Stream the results of one submission file, recording every problem met on the way.
+
+    Iterate to get :class:`Result` records in file order. ``problems`` receives every finding
+    (errors and warnings); after iteration ``run_id``, ``results_seen`` and ``complete`` (False
+    when a fatal error stopped reading early) describe the file.
+    """
+
+    def __init__(self, path: str | os.PathLike, problems: list[Problem] | None = None, *,
+                 max_bytes: int | None = None) -> None:
+        self.path = Path(path)
+        self.file = str(path)
+        self.problems: list[Problem] = [] if problems is None else problems
+        self.max_bytes = max_bytes
+        self.run_id = run_id_from_path(path)
+        self.run_attr: str | None = None
+        self.run_line: int | None = None  # line of the <results> root that named the run
+        self.results_seen = 0
+        self.complete = False
+        self._numbers: dict[str, int] = {}
+        self._roots = 0
+        self._bare = 0
+        self._last_end_line = 1
+
+    # -- helpers
+    def _add(self, rule: str, line: int | None, message: str, topic: str | None = None,
+             bullet: int | None = None) -> None:
+        self.problems.append(_problem(rule, self.file, line, message, topic, bullet))
+
+    def _fatal(self, rule: str, line: int | None, message: str) -> _Fatal:
+        self._add(rule, line, message)
+        return _Fatal()
+
+    def __iter__(self) -> Iterator[Result]:
+        try:
+            fh = self._open()
+        except OSError as exc:
+            self._add(FILE_UNREADABLE, None, f"cannot read the file ({exc.strerror or exc}); check the path "
+                      "and permissions")
+            return
+        try:
+            with fh:
+                yield from self._parse(fh)
+            self.complete = True
+        except _Fatal:
+            return
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            self._add(FILE_UNREADABLE, None, f"reading stopped ({exc}); the file may be truncated, copy it again")
+
+    def _open(self) -> IO[bytes]:
+        if self.path.is_dir():
+            raise IsADirectoryError(21, "is a folder, not a file")
+        if self.path.name.lower().endswith(".gz"):
+            return gzip.open(self.path, "rb")
+        return open(self.path, "rb")
+
+    # -- the byte stream
+    def _chunks(self, fh: IO[bytes]) -> Iterator[bytes]:
+        """Yield chunks of checked bytes: UTF-8, no DOCTYPE/ENTITY, within max_bytes."""
+        decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        total = 0      # bytes read before this chunk
+        lines = 1      # line number at the start of this chunk
+        tail = b""     # the end of the previous chunk, to find markers across the boundary
+        content = False
+        while True:
+            chunk = fh.read(CHUNK_BYTES)
+            final = not chunk
+            if self.max_bytes is not None and total + len(chunk) > self.max_bytes:
+                raise self._fatal(TOO_LARGE, None, f"the file is over {self.max_bytes} bytes; split the run "
+                                  "or raise the limit")
+            pending_bytes = decoder.getstate()[0]
+            pending = len(pending_bytes)
+            try:
+                decoder.decode(chunk, final=final)
+            except UnicodeDecodeError as exc:
+                pos = total - pending + exc.start  # 0-based byte position in the file
+                # pending bytes hold no newline (they are the start of one multi-byte character)
+                line = lines + chunk[: max(0, exc.start - pending)].count(b"\n")
+                bad = (pending_bytes + chunk)[exc.start:exc.start + 4]
+                raise self._fatal(INVALID_UTF8, line, f"invalid UTF-8 at byte {pos} (bytes {bad.hex(' ')}); "
+                                  "save the file as UTF-8 (not Latin-1, Windows-1252 or UTF-16)")
+            if final:
+                break
+            window = tail + chunk
+            m = _REFUSED.search(window)
+            if m:
+                line = lines - tail.count(b"\n") + window[: m.start()].count(b"\n")
+                what = m.group(1).decode()
+                raise self._fatal(DOCTYPE_REFUSED, line, f"<!{what}> declarations are refused (no DTDs, no "
+                                  "entities: a run is plain XML); delete the declaration and replace entity "
+                                  "references by the characters themselves")
+            m = _ENTITY_REF.search(window, max(0, len(tail) - 64))
+            if m:
+                line = lines - tail.count(b"\n") + window[: m.start()].count(b"\n")
+                name = m.group(1).decode("utf-8", "replace")
+                raise self._fatal(ENTITY_REFUSED, line, f"entity &{name}; is not defined (a run has no DTD): only "
+                                  "&amp; &lt; &gt; &quot; &apos; and numeric references such as &#233; are "
+                                  "allowed; write the character itself")
+            if not content and chunk.strip(b" \t\r\n\xef\xbb\xbf"):
+                content = True
+            total += len(chunk)
+            lines += chunk.count(b"\n")
+            tail = window[-64:]
+            yield chunk
+        if not content:
+            raise self._fatal(EMPTY_FILE, None, "the file is empty; write <results run=\"ID\"> with one "
+                              "<result number=\"TOPIC\"> per topic")
+
+    def _feed_chunks(self, fh: IO[bytes]) -> Iterator[bytes]:
+        """The checked bytes with a synthetic root after any BOM and XML declaration, same lines."""
+        chunks = self._chunks(fh)
+        first = b""
+        for chunk in chunks:
+            first += chunk
+            if len(first) >= 512:
+                break
+        head = b""
+        body = first
+        if body.startswith(b"\xef\xbb\xbf"):
+            head, body = body[:3], body[3:]
+        if body.startswith(b"<?xml"):
+            m = _DECL.match(body)
+            if m is None:
+                raise self._fatal(NOT_WELL_FORMED, 1, "the XML declaration is not closed with '?>'; write "
+                                  '<?xml version="1.0" encoding="UTF-8"?>')
+            enc = _DECL_ENC.search(m.group(0))
+            if enc and enc.group(1).decode("ascii", "replace").lower().replace("_", "-") not in ("utf-8", "utf8"):
+                raise self._fatal(BAD_ENCODING_DECLARATION, 1,
+                                  f"the declaration says encoding=\"{enc.group(1).decode('ascii', 'replace')}\"; "
+                                  "runs are UTF-8: save the file as UTF-8 and declare encoding=\"UTF-8\"")
+            head, body = head + m.group(0), body[m.end():]
+        yield head + f"<{_WRAPPER}>".encode() + body
+        yield from chunks
+        yield f"</{_WRAPPER}>".encode()
+
+    # -- the XML events
+    def _parse(self, fh: IO[bytes]) -> Iterator[Result]:
+        from lxml import etree
+
+        parser = etree.XMLPullParser(events=("start", "end"), resolve_entities=False, no_network=True,
+                                     load_dtd=False, dtd_validation=False, huge_tree=False,
+                                     remove_comments=True, remove_pis=True, collect_ids=False)
+        depth = 0
+        in_result = None
+        result_depth = 0
+        count_bullets = count_elements = 0
+        try:
+            for data in self._feed_chunks(fh):
+                etree.clear_error_log()  # the log is per thread: keep only this feed's errors
+                parser.feed(data)
+                for event, el in parser.read_events():
+                    if event == "start":
+                        depth += 1
+                        if in_result is not None:
+                            count_elements += 1
+                            count_bullets += el.tag == "bullet"
+                            if count_bullets > MAX_BULLETS_PER_RESULT or count_elements > MAX_ELEMENTS_PER_RESULT:
+                                raise self._fatal(TOO_LARGE, el.sourceline,
+                                                  f"the <result> at line {in_result.sourceline} holds over "
+                                                  f"{MAX_BULLETS_PER_RESULT} bullets or {MAX_ELEMENTS_PER_RESULT} "
+                                                  "elements; keep responses short (bullets are extracts)")
+                            continue
+                        if depth == 1:
+                            continue  # the wrapper
+                        self._top_start(el, depth)
+                        if el.tag == "result" and self._container(el.getparent()):
+                            in_result, result_depth, count_bullets, count_elements = el, depth, 0, 0
+                    else:
+                        depth -= 1
+                        if in_result is not None and depth == result_depth - 1:
+                            in_result = None
+                            self._last_end_line = _end_line(el)
+                            result = self._read_result(el)
+                            _free(el)
+                            if result is not None:
+                                yield result
+                        elif in_result is None:
+                            self._top_end(el)
+            etree.clear_error_log()
+            parser.close()
+        except etree.XMLSyntaxError as exc:
+            raise self._syntax_error(exc, parser)
+        if not self.results_seen:
+            raise self._fatal(NO_RESULTS, None, "the file holds no <result>; add one <result number=\"TOPIC\">"
+                              "<response>...</response></result> per topic")
+
+    def _container(self, el) -> bool:
+        return el is not None and (el.tag == _WRAPPER or (el.tag == "results" and el.getparent() is not None
+                                                          and el.getparent().tag == _WRAPPER))
+
+    def _top_start(self, el, depth: int) -> None:
+        """An element outside every result: check where it is, and any text before it."""
+        parent = el.getparent()
+        if self._container(parent):
+            prev = el.getprevious()
+            if prev is None:
+                self._stray(parent.text, parent.sourceline if parent.tag != _WRAPPER else 1, None)
+            else:
+                self._stray(prev.tail, self._last_end_line, None)
+            while el.getprevious() is not None:  # free what was already read
+                del parent[0]
+        tag = el.tag
+        if tag == "results" and parent.tag == _WRAPPER:
+            self._roots += 1
+            if self._roots > 1 or self._bare:
+                self._add(MIXED_ROOTS, el.sourceline, "a second run in one file; keep one <results> root per "
+                          "file (or none), and put every <result> inside it")
+            self._check_attrs(el, None)
+            run = el.get("run")
+            if run is not None:
+                if not run.strip() or _WS.search(run) or len(run) > MAX_RUN_ID_CHARS or _BAD_XML_CHARS.search(run):
+                    self._add(BAD_RUN_ID, el.sourceline, f"run=\"{run[:40]}\" is not a usable run id; use a "
+                              "short name without spaces, e.g. run=\"myteam-run1\"")
+                elif self._roots == 1:
+                    self.run_id = self.run_attr = run
+                    self.run_line = el.sourceline
+        elif tag == "result" and self._container(parent):
+            if parent.tag == _WRAPPER:
+                self._bare += 1
+                if self._roots and self._bare == 1:
+                    self._add(MIXED_ROOTS, el.sourceline, "a <result> outside the <results> root; move it "
+                              "inside <results>")
+        elif tag in ELEMENTS:
+            where = parent.tag if parent.tag != _WRAPPER else "the top level"
+            self._add(MISPLACED_ELEMENT, el.sourceline, f"<{tag}> is not allowed in {_name(where)}; it belongs "
+                      f"in {PARENT[tag]}")
+        elif self._container(parent) or parent.tag == _WRAPPER:
+            self._add(UNKNOWN_ELEMENT, el.sourceline, f"unknown element <{_tagname(el)}>; a run holds only "
+                      "<results>, <result>, <response>, <bullet> and <source>: remove it")
+
+    def _top_end(self, el) -> None:
+        if el.tag == "results" or el.tag == _WRAPPER:
+            last = el[-1] if len(el) else None
+            if last is None:
+                self._stray(el.text, el.sourceline if el.tag != _WRAPPER else 1, None)
+            else:
+                self._stray(last.tail, self._last_end_line, None)
+        if el.tag != _WRAPPER and el.tag != "results":
+            self._last_end_line = _end_line(el)
+            el.clear(keep_tail=True)
+            parent = el.getparent()
+            if parent is not None and not self._container(parent):
+                while el.getprevious() is not None:  # free the insides of an unknown element
+                    del parent[0]
+
+    def _stray(self, text: str | None, line: int, topic: str | None, where: str = "") -> None:
+        if text and text.strip():
+            lead = len(text) - len(text.lstrip())
+            at = line + text[:lead].count("\n")
+            snippet = collapse(text)[:40]
+            self._add(TEXT_OUTSIDE_BULLET, at, f"text \"{snippet}\" is outside every <bullet>{where}; move it "
+                      "into a <bullet> or delete it", topic)
+
+    def _check_attrs(self, el, topic: str | None, bullet: int | None = None) -> None:
+        allowed = ATTRIBUTES.get(el.tag, ())
+        for name in el.attrib:
+            if name not in allowed:
+                hint = f"<{el.tag}> takes {', '.join(allowed)}" if allowed else f"<{el.tag}> takes no attributes"
+                self._add(UNKNOWN_ATTRIBUTE, el.sourceline, f"unknown attribute {_qname(name)} on <{el.tag}>; "
+                          f"{hint}: remove it", topic, bullet)
+
+    def _syntax_error(self, exc, parser) -> _Fatal:
+        entry = None
+        for e in list(parser.error_log) + list(getattr(exc, "error_log", None) or []):
+            if e.level_name in ("ERROR", "FATAL"):
+                entry = e
+                break
+        msg = entry.message if entry is not None else (exc.msg or str(exc))
+        line = entry.line if entry is not None and entry.line else (exc.lineno or None)
+        type_name = entry.type_name if entry is not None else ""
+        msg = re.sub(r", line \d+, column \d+$", "", msg).replace(_WRAPPER, "end of file")
+        if "UNDECLARED_ENTITY" in type_name or "not defined" in msg and "Entity" in msg:
+            return self._fatal(ENTITY_REFUSED, line, f"{msg}: only &amp; &lt; &gt; &quot; &apos; and numeric "
+                               "references (&#233;) are allowed; write the character itself")
+        if "HUGE" in type_name.upper() or "XML_PARSE_HUGE" in msg or "huge" in msg.lower():
+            return self._fatal(TOO_LARGE, line, f"{msg}; a text or nesting depth is beyond the parser's "
+                               "limits: keep bullets short and elements shallow")
+        return self._fatal(NOT_WELL_FORMED, line, f"not well-formed XML: {msg}; fix the markup (escape & as "
+                           "&amp; and < as &lt;, close every element, write <source .../> self-closed)")
+
+    # -- one result
+    def _read_result(self, el) -> Result | None:
+        self.results_seen += 1
+        raw_number = el.get("number")
+        number = (raw_number or "").strip()
+        topic = number or None
+        line = el.sourceline
+        self._check_attrs(el, topic)
+        if not number:
+            self._add(MISSING_TOPIC_NUMBER, line, "the <result> has no number; write <result number=\"TOPIC\"> "
+                      "with the topic's number from the topic file", None)
+        elif raw_number != number:
+            self._add(MISSING_TOPIC_NUMBER, line, f"the number \"{raw_number}\" has white space around it; "
+                      f"write number=\"{number}\"", topic)
+        responses = []
+        self._stray(el.text, line, topic, " (inside <result>)")
+        for child in el:
+            if child.tag == "response":
+                responses.append(child)
+            else:
+                self._misplaced_or_unknown(child, "result", topic)
+            if child.tail and not child.tail.isspace():
+                self._stray(child.tail, _end_line(child), topic, " (inside <result>)")
+        if not responses:
+            self._add(MISSING_RESPONSE, line, "the <result> has no <response>; write <response> with the "
+                      "bullets inside (an empty <response/> when there are none)", topic)
+        elif len(responses) > 1:
+            self._add(MULTIPLE_RESPONSES, responses[1].sourceline, f"a second <response> in this <result> "
+                      f"(first at line {responses[0].sourceline}); put all bullets in one <response>", topic)
+        bullets: list[Bullet] = []
+        had_sources: set[int] = set()
+        for resp in responses:
+            self._check_attrs(resp, topic)
+            self._stray(resp.text, resp.sourceline, topic, " (inside <response>)")
+            for child in resp:
+                if child.tag == "bullet":
+                    b, n_src = self._read_bullet(child, len(bullets) + 1, topic)
+                    if n_src:
+                        had_sources.add(b.position)
+                    bullets.append(b)
+                else:
+                    self._misplaced_or_unknown(child, "response", topic)
+                if child.tail and not child.tail.isspace():
+                    self._stray(child.tail, _end_line(child), topic, " (inside <response>)")
+        result = Result(number, tuple(bullets), line)
+        for p in check_result(result, self.file):
+            if p.rule == BULLET_WITHOUT_SOURCE and p.bullet in had_sources:
+                continue  # its <source> elements were reported as broken already
+            if p.rule == EMPTY_RESPONSE and not responses:
+                continue
+            self.problems.append(p)
+        if number:
+            if number in self._numbers:
+                self._add(DUPLICATE_RESULT, line, f"a second <result> for topic {number} (first at line "
+                          f"{self._numbers[number]}); merge the two responses into one <result>", topic)
+            else:
+                self._numbers[number] = line
+        return result
+
+    def _misplaced_or_unknown(self, el, parent: str, topic: str | None, bullet: int | None = None) -> None:
+        if el.tag in ELEMENTS:
+            self._add(MISPLACED_ELEMENT, el.sourceline, f"<{el.tag}> is not allowed in <{parent}>; it belongs "
+                      f"in {PARENT[el.tag]}", topic, bullet)
+        else:
+            self._add(UNKNOWN_ELEMENT, el.sourceline, f"unknown element <{_tagname(el)}> in <{parent}>; a run "
+                      "holds only <results>, <result>, <response>, <bullet> and <source>: remove it",
+                      topic, bullet)
+
+    def _read_bullet(self, el, position: int, topic: str | None) -> tuple[Bullet, int]:
+        self._check_attrs(el, topic, position)
+        parts = [el.text or ""]
+        sources: list[Source] = []
+        n_src = 0
+        for child in el:
+            if child.tag == "source":
+                n_src += 1
+                src = self._read_source(child, topic, position)
+                if src is not None:
+                    sources.append(src)
+            else:
+                self._misplaced_or_unknown(child, "bullet", topic, position)
+                if child.tag not in ELEMENTS:
+                    parts.append("".join(child.itertext()))
+            parts.append(child.tail or "")
+        text = collapse("".join(parts))
+        if len(text) > MAX_BULLET_CHARS:
+            self._add(TOO_LARGE, el.sourceline, f"the bullet has {len(text)} characters (limit "
+                      f"{MAX_BULLET_CHARS}); a bullet is an extract: shorten it", topic, position)
+        return Bullet(position, text, tuple(sources), el.sourceline), n_src
+
+    def _read_source(self, el, topic: str | None, bullet: int) -> Source | None:
+        self._check_attrs(el, topic, bullet)
+        line = el.sourceline
+        if (el.text and el.text.strip()) or len(el):
+            self._add(SOURCE_HAS_CONTENT, line, "<source> must be empty: write <source post=\"...\" "
+                      "offset=\"...\"/> and put the bullet's text outside it", topic, bullet)
+        post = el.get("post")
+        raw = el.get("offset")
+        ok = True
+        if post is None:
+            self._add(SOURCE_MISSING_POST, line, "the <source> has no post attribute; add post=\"THREAD-ID\" "
+                      "(the <doc id> of the cited thread)", topic, bullet)
+            ok = False
+        if raw is None:
+            self._add(SOURCE_MISSING_OFFSET, line, "the <source> has no offset attribute; add offset=\"N\", the "
+                      "code-point offset of the cited text in the thread's XML", topic, bullet)
+            return None
+        if _NEG_OFFSET.fullmatch(raw) and len(raw) <= MAX_OFFSET_DIGITS + 1:
+            offset = int(raw)  # negative-offset is reported by check_result
+        elif not _OFFSET.fullmatch(raw) or len(raw) > MAX_OFFSET_DIGITS:
+            shown = raw if len(raw) <= 30 else raw[:30] + "..."
+            self._add(SOURCE_BAD_OFFSET, line, f"offset=\"{shown}\" is not a decimal integer; write the "
+                      "code-point offset as plain digits, e.g. offset=\"1207\"", topic, bullet)
+            return None
+        else:
+            offset = int(raw)
+        return Source(post, offset, line) if ok else None
+
+
+def _tagname(el) -> str:
+    return _qname(el.tag) if isinstance(el.tag, str) else str(el.tag)
+
+
+def _qname(name: str) -> str:
+    """``{uri}local`` (lxml's namespaced name) shown as ``local`` with the namespace noted."""
+    if name.startswith("{"):
+        uri, _, local = name[1:].partition("}")
+        return f"{local} (namespace {uri})"
+    return name
+
+
+def _name(tag: str) -> str:
+    return tag if tag == "the top level" else f"<{tag}>"
+
+
+def _end_line(el) -> int:
+    """The line where ``el``'s content ends (its last start tag plus the newlines of later text)."""
+    last = el
+    for last in el.iter():
+        pass
+    line = (last.sourceline or 1) + (last.text or "").count("\n")
+    node = last
+    while node is not el and node is not None:
+        line += (node.tail or "").count("\n")
+        node = node.getparent()
+    return line
+
+
+def _free(el) -> None:
+    """Drop a read result's subtree so memory holds one result at a time."""
+    el.clear(keep_tail=True)
+
+
+def iter_results(path: str | os.PathLike, problems: list[Problem] | None = None, *,
+                 max_bytes: int | None = None) -> Iterator[Result]:
+    """Stream a run's results in file order.
+
+    With a ``problems`` list, every finding is appended to it and reading goes on as far as it
+    can. Without one, a :class:`ProblemsError` listing every error is raised after the last result
+    (or at the first fatal error), so a consumer never finishes silently on a broken file.
+    """
+    own = problems is None
+    found: list[Problem] = [] if own else problems
+    reader = SubmissionReader(path, found, max_bytes=max_bytes)
+    yield from reader
+    if own and any(p.severity == ERROR for p in found):
+        raise ProblemsError(found)
+
+
+def read_run(path: str | os.PathLike, problems: list[Problem] | None = None) -> Run:
+    """Read a whole run; raise :class:`ProblemsError` listing every error unless ``problems`` is given.
+
+    The run id is ``results/@run`` when present, else the file name's stem. A topic answered twice
+    keeps its first result (the second is a ``duplicate-result`` error).
+    """
+    found: list[Problem] = [] if problems is None else problems
+    reader = SubmissionReader(path, found)
+    results: dict[str, Result] = {}
+    for r in reader:
+        results.setdefault(r.number, r)
+    if problems is None and any(p.severity == ERROR for p in found):
+        raise ProblemsError(found)
+    return Run(reader.run_id, str(path), results)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _attr(text: str) -> str:
+    return _esc(text).replace('"', "&quot;")
+
+
+def _comment(text: str) -> str:
+    text = _BAD_XML_CHARS.sub(" ", collapse(text))
+    while "--" in text:
+        text = text.replace("--", "- -")
+    return text.rstrip("-")
+
+
+def clean_text(text: str) -> str:
+    """Bullet text as written: characters XML 1.0 forbids become spaces, white space collapsed."""
+    return collapse(_BAD_XML_CHARS.sub(" ", text))
+
+
+def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: str | os.PathLike,
+              system: str | None = None, settings: str | None = None) -> None:
+    """Write a run atomically, refusing (with :class:`ProblemsError`) anything that would not validate.
+
+    ``system`` and ``settings`` go into XML comments (not attributes, which the format does not
+    have). Bullet text is written as :func:`clean_text` gives it; bullets are renumbered 1..n.
+    """
+    file = str(path)
+    items = list(results.values()) if isinstance(results, dict) else list(results)
+    problems: list[Problem] = []
+    if (not isinstance(run_id, str) or not run_id.strip() or _WS.search(run_id) or len(run_id) > MAX_RUN_ID_CHARS
+            or _BAD_XML_CHARS.search(run_id)):
+        problems.append(_problem(BAD_RUN_ID, file, None, f"run id {run_id!r} is not usable; use a short name "
+                                 "without spaces"))
+    seen: set[str] = set()
+    cleaned: list[Result] = []
+    for r in items:
+        number = r.number.strip() if isinstance(r.number, str) else ""
+        if not number or _BAD_XML_CHARS.search(number):
+            problems.append(_problem(MISSING_TOPIC_NUMBER, file, None, f"result number {r.number!r} is not "
+                                     "usable; give every result its topic number"))
+        elif number in seen:
+            problems.append(_problem(DUPLICATE_RESULT, file, None, f"two results for topic {number}; merge "
+                                     "them", number))
+        seen.add(number)
+        bullets = tuple(Bullet(i, clean_text(b.text), tuple(Source(s.post, int(s.offset)) for s in b.sources))
+                        for i, b in enumerate(r.bullets, 1))
+        res = Result(number, bullets)
+        for p in check_result(res, file):
+            if p.severity == ERROR:
+                problems.append(p)
+        for b in bullets:
+            for s in b.sources:
+                if _WS.search(s.post) or _BAD_XML_CHARS.search(s.post):
+                    problems.append(_problem(SOURCE_MISSING_POST, file, None, f"thread id {s.post!r} is not "
+                                             "usable", number, b.position))
+        cleaned.append(res)
+    if problems:
+        raise ProblemsError(problems)
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>']
+    if system:
+        lines.append(f"<!-- system: {_comment(system)} -->")
+    if settings:
+        lines.append(f"<!-- settings: {_comment(settings)} -->")
+    lines.append(f'<results run="{_attr(run_id)}">')
+    for r in cleaned:
+        lines.append(f'<result number="{_attr(r.number)}">')
+        if not r.bullets:
+            lines.append("<response/>")
+        else:
+            lines.append("<response>")
+            for b in r.bullets:
+                srcs = "".join(f'<source post="{_attr(s.post)}" offset="{s.offset}"/>' for s in b.sources)
+                lines.append(f"<bullet>{_esc(b.text)}{srcs}</bullet>")
+            lines.append("</response>")
+        lines.append("</result>")
+    lines.append("</results>")
+    _atomic_write(Path(path), "\n".join(lines) + "\n")
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

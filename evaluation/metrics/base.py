@@ -1,0 +1,225 @@
+"""Metric value objects, their registry and the parser of their names (ir_measures style).
+
+A metric is a name plus a params dict. ``repr`` leaves out default-valued params, so the repr is the
+canonical spelling (``nugget_F`` at beta=3, ``nugget_F(beta=5)``), equality and hashing go through it,
+and :func:`parse_metric` reads it back with ``ast`` (never ``eval``). Bad params raise ``ValueError``
+naming the allowed values (never ``assert``, which ``python -O`` strips).
+
+Metrics compute from per-topic sufficient statistics (:class:`TopicStats`, built by
+``evaluation.scoring``), so paired tests and bootstrap resample statistics, not judgments.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Mapping, NamedTuple
+
+
+class ParamInfo(NamedTuple):
+    """A declared parameter: its type, allowed values (None: any of the type), default, meaning."""
+
+    dtype: type
+    choices: tuple | None = None
+    default: Any = None
+    desc: str = ""
+
+
+class TopicStats(NamedTuple):
+    """Everything any metric needs about one run's response to one topic (SPEC §6).
+
+    ``covered`` lists the facet ids newly covered, in bullet order (``N_1 ∪ ... ∪ N_K``).
+    ``wasted_words`` are the words of redundant or irrelevant bullet text; ``avg_nugget_words``
+    converts them into estimated incorrect nuggets. ``units_relevant`` is the pool size.
+    ``err_residual``/``err_total`` are ``Σ_i S_i`` under the two readings of ERR's ``q``.
+    ``pyramid_matched``/``pyramid_total`` are sums of nugget-pyramid weights (None without votes).
+    ``holistic`` is the mean ``5C + 0.5CO`` over assessors (None without holistic judgments).
+    """
+
+    topic: str
+    run: str
+    responded: bool
+    m: int
+    n_vital: int
+    covered: tuple[str, ...]
+    vital_covered: int
+    okay_covered: int
+    wasted_words: float
+    avg_nugget_words: float
+    sources_total: int
+    sources_supporting: int
+    units_cited: int
+    units_relevant: int
+    err_residual: float
+    err_total: float
+    length: int
+    pyramid_matched: float | None = None
+    pyramid_total: float | None = None
+    holistic: float | None = None
+
+
+def _fmt(value: Any) -> str:
+    """``5`` for 5.0 (so ``nugget_F(beta=5)`` reads as written), ``repr`` otherwise."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return repr(value)
+
+
+class Metric:
+    """A named metric with validated params. Subclasses declare ``NAME``, ``SUPPORTED_PARAMS``, ``compute``."""
+
+    NAME: ClassVar[str] = ""
+    SUPPORTED_PARAMS: ClassVar[dict[str, ParamInfo]] = {}
+    DEFAULT: ClassVar[float] = 0.0  # score of a topic the run did not answer (counted, not dropped)
+    NEEDS: ClassVar[str | None] = None  # TopicStats field that must not be None ("holistic", ...)
+
+    __slots__ = ("params",)
+
+    def __init__(self, **params: Any) -> None:
+        full = {k: p.default for k, p in self.SUPPORTED_PARAMS.items()}
+        for key, value in params.items():
+            full[key] = self._check(key, value)
+        object.__setattr__(self, "params", full)
+
+    @classmethod
+    def _check(cls, key: str, value: Any) -> Any:
+        info = cls.SUPPORTED_PARAMS.get(key)
+        if info is None:
+            allowed = ", ".join(cls.SUPPORTED_PARAMS) or "none"
+            raise ValueError(f"{cls.NAME} has no parameter {key!r}; allowed parameters: {allowed}")
+        if info.dtype is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, info.dtype) or (info.dtype is not bool and isinstance(value, bool)):
+            raise ValueError(f"{cls.NAME}: {key} must be {info.dtype.__name__}, got {value!r}")
+        if info.choices is not None and value not in info.choices:
+            raise ValueError(f"{cls.NAME}: {key}={value!r} is not allowed; choose one of "
+                             f"{', '.join(repr(c) for c in info.choices)}")
+        if info.dtype is float and not value > 0:
+            raise ValueError(f"{cls.NAME}: {key} must be a positive number, got {value!r}")
+        return value
+
+    def __call__(self, **params: Any) -> "Metric":
+        """A copy with some params changed: ``nugget_F(beta=5)``."""
+        return type(self)(**{**self.params, **params})
+
+    def __getitem__(self, key: str) -> Any:
+        return self.params[key]
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("metrics are immutable; call the metric with new params instead")
+
+    def non_default_params(self) -> dict[str, Any]:
+        return {k: v for k, v in self.params.items() if v != self.SUPPORTED_PARAMS[k].default}
+
+    def __repr__(self) -> str:
+        nd = self.non_default_params()
+        if not nd:
+            return self.NAME
+        return f"{self.NAME}({', '.join(f'{k}={_fmt(v)}' for k, v in sorted(nd.items()))})"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Metric) and repr(self) == repr(other)
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def settings(self) -> dict[str, Any]:
+        """Every param with its value (defaults included), for the score signature."""
+        return dict(self.params)
+
+    def available(self, stats: TopicStats) -> bool:
+        """Whether the statistics carry what this metric needs (votes, holistic scores)."""
+        return self.NEEDS is None or getattr(stats, self.NEEDS) is not None
+
+    def compute(self, stats: TopicStats) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def score(self, stats: TopicStats) -> float:
+        """The topic's score: the declared default when the run gave no response to the topic."""
+        if not stats.responded:
+            return self.DEFAULT
+        return float(self.compute(stats))
+
+
+# ---------------------------------------------------------------------------------- registry
+
+@dataclass
+class Registry:
+    """Metric prototypes by name; duplicates are refused, aliases resolve to the canonical name."""
+
+    metrics: dict[str, Metric]
+    aliases: dict[str, str]
+
+    def register(self, metric: Metric, aliases: tuple[str, ...] = ()) -> Metric:
+        for name in (metric.NAME, *aliases):
+            if name in self.metrics or name in self.aliases:
+                raise ValueError(f"metric name {name!r} is already registered")
+        self.metrics[metric.NAME] = metric
+        for a in aliases:
+            self.aliases[a] = metric.NAME
+        return metric
+
+    def get(self, name: str) -> Metric:
+        canonical = self.aliases.get(name, name)
+        if canonical not in self.metrics:
+            known = ", ".join(self.metrics)
+            raise ValueError(f"unknown metric {name!r}; known metrics: {known}")
+        return self.metrics[canonical]
+
+    def names(self) -> list[str]:
+        return list(self.metrics)
+
+
+REGISTRY = Registry({}, {})
+
+
+def register(metric: Metric, aliases: tuple[str, ...] = ()) -> Metric:
+    """Add a metric prototype to the global registry (refuses a name already taken)."""
+    return REGISTRY.register(metric, aliases)
+
+
+def _literal(node: ast.AST, text: str) -> Any:
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        if isinstance(node, ast.Name):  # allow bare words for string choices: ERR(denominator=total)
+            return node.id
+        raise ValueError(f"cannot read the parameter value {ast.get_source_segment(text, node)!r}") from None
+
+
+def parse_metric(text: str) -> Metric:
+    """``"nugget_F(beta=5)"`` -> the metric object, using ``ast`` (never ``eval``)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        raise ValueError(f"cannot parse metric {text!r}; write NAME or NAME(param=value, ...)") from None
+    node = tree.body
+    if isinstance(node, ast.Name):
+        return REGISTRY.get(node.id)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args:
+        proto = REGISTRY.get(node.func.id)
+        params = {kw.arg: _literal(kw.value, text) for kw in node.keywords if kw.arg}
+        return proto(**params)
+    raise ValueError(f"cannot parse metric {text!r}; write NAME or NAME(param=value, ...)")
+
+
+def parse_metrics(texts: list[str]) -> list[Metric]:
+    """Parse several metric names, reporting every bad one in one ValueError."""
+    out, bad = [], []
+    for t in texts:
+        try:
+            out.append(parse_metric(t))
+        except ValueError as exc:
+            bad.append(str(exc))
+    if bad:
+        raise ValueError("; ".join(bad))
+    return out
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+Compute = Callable[[TopicStats], float]
+Params = Mapping[str, Any]

@@ -1,0 +1,45 @@
+"""ERR, the cascade measure as modified for BOLT (guidelines v5.0, §"Measures"; Chapelle et al. 2009).
+
+For facet ``i`` and bullet ``k`` addressing it, ``q_i^k`` = (new relevant units of facet ``i`` cited by
+``k``) / (denominator) × (``w_k / W_k``); ``Q_i^k = q_i^k Π_{j<k} (1 − q_i^j)``; ``S_i = Σ_k Q_i^k``;
+``ERR = Σ_i S_i / m`` (no rank discount in phase 1). The guidelines call ``q`` "the residual recall of
+relevant source citations": by default the denominator is the facet's relevant units not yet cited
+by bullets ``1..k-1`` (``denominator='residual'``); ``denominator='total'`` divides by ``|C_i|``.
+"""
+from __future__ import annotations
+
+from evaluation.metrics.base import Metric, ParamInfo, TopicStats, register
+
+
+def err_facet(steps: list[tuple[int, int, int, float]], residual: bool = True) -> float:
+    """``S_i`` for one facet from its bullets in order.
+
+    Each step is (new relevant units cited by the bullet, relevant units not cited before it,
+    ``|C_i|``, responsive fraction ``w_k / W_k``); a bullet that does not address the facet is a
+    step with ``new = 0`` (or simply absent: it contributes nothing and does not change the product).
+    """
+    s, not_stopped = 0.0, 1.0
+    for new, remaining, total, frac in steps:
+        den = remaining if residual else total
+        q = (new / den) * frac if den and new else 0.0
+        s += q * not_stopped
+        not_stopped *= 1.0 - q
+    return s
+
+
+class ERR(Metric):
+    """Expected reciprocal rank as a cascade over bullets, per facet, averaged over facets (p_i = 1/m)."""
+
+    NAME = "ERR"
+    SUPPORTED_PARAMS = {
+        "denominator": ParamInfo(str, ("residual", "total"), "residual",
+                                 "q's denominator: relevant units of the facet not yet cited (residual "
+                                 "recall, the guidelines' wording) or all of them (|C_i|)"),
+    }
+
+    def compute(self, s: TopicStats) -> float:
+        total = s.err_residual if self.params["denominator"] == "residual" else s.err_total
+        return total / s.m if s.m else 0.0
+
+
+ERR_ = register(ERR(), aliases=("err",))

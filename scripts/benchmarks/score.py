@@ -1,0 +1,246 @@
+"""Scoring benchmarks: scoring from generated judgments (target: 180 topics x 50 runs x 20 bullets <= 5 s).
+
+Each part is a function ``bench_<part>(args) -> dict`` listed in ``PARTS``; ``--part`` picks some
+(default: all). Another part (automatic assessment) can be added beside ``bench_scoring``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+TARGET_SECONDS = 5.0
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--part", action="append", help="parts to run (default: all): " + ", ".join(PARTS))
+    p.add_argument("--topics", type=int, default=180)
+    p.add_argument("--runs", type=int, default=50)
+    p.add_argument("--bullets", type=int, default=20)
+    p.add_argument("--facets", type=int, default=8, help="facets per topic")
+    p.add_argument("--seed", type=int, default=0)
+
+
+def _generate(args, workdir: Path):
+    """Topics (bolt.topics records), runs (bolt.submission records) and a judgments file."""
+    from bolt.submission import Bullet, Result, Run, Source
+    from bolt.topics import Facet, Nugget, Topic, TopicProperties
+    from evaluation.judgments import JudgedSource, Judgment, write_judgments
+
+    rng = random.Random(args.seed)
+    topics = []
+    for t in range(args.topics):
+        number = f"{t // 5 + 1}.{t % 5 + 1:03d}"
+        facets = tuple(Facet(str(i + 1), "vital" if i < args.facets // 2 else "okay", f"facet {i}",
+                             (Nugget("word " * rng.randint(5, 20), f"bolt-eng-DF-1-{t}-{i}", 100 * i),))
+                       for i in range(args.facets))
+        props = TopicProperties("event", "information-about", frozenset({"eng", rng.choice(("arz", "cmn"))}),
+                                rng.random() < 0.5)
+        topics.append(Topic(number, f"query {t}", properties=props, facets=facets))
+    runs, judgments = [], []
+    for r in range(args.runs):
+        rid = f"run{r:02d}"
+        results = {}
+        for topic in topics:
+            bullets = []
+            for k in range(1, args.bullets + 1):
+                nsrc = rng.randint(1, 3)
+                srcs = []
+                for _ in range(nsrc):
+                    fi = rng.randrange(args.facets)
+                    srcs.append(Source(f"bolt-eng-DF-1-{topic.number}-{fi}", 100 * fi + rng.randint(0, 3)))
+                words = rng.randint(5, 40)
+                bullets.append(Bullet(k, "w " * words, tuple(srcs)))
+                facets = tuple(sorted({str(rng.randint(1, args.facets)) for _ in range(rng.randint(0, 2))}))
+                judgments.append(Judgment(topic.number, rid, k, "bench", facets, words, rng.randint(0, words),
+                                          tuple(JudgedSource(s.post, s.offset, f"p{s.offset // 100 + 1}",
+                                                             rng.random() < 0.6) for s in srcs), {}))
+            results[topic.number] = Result(topic.number, tuple(bullets))
+        runs.append(Run(rid, f"{rid}.xml", results))
+    jpath = workdir / "judgments.jsonl"
+    write_judgments(judgments, jpath, header={"assessor": "bench", "version": "0"})
+    return topics, runs, jpath, len(judgments)
+
+
+def bench_scoring(args) -> dict:
+    """Read the judgments file, build per-topic statistics, score and aggregate every metric."""
+    from evaluation.judgments import load_judgments
+    from evaluation.scoring import build_stats, choose_metrics, report, settings_dict
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        topics, runs, jpath, n = _generate(args, Path(tmp))
+        gen = time.perf_counter() - t0
+        c0 = time.process_time()
+        t0 = time.perf_counter()
+        sets = [load_judgments(jpath)]
+        t_read = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        table = build_stats(topics, runs, sets)
+        t_stats = time.perf_counter() - t1
+        t2 = time.perf_counter()
+        metrics = choose_metrics()
+        rep = report(topics, table, metrics, settings_dict(metrics, table, judgments=sets, topics_count=len(topics)))
+        rep.to_json()
+        t_report = time.perf_counter() - t2
+        total = time.perf_counter() - t0
+        cpu = time.process_time() - c0
+    return {
+        "topics": args.topics, "runs": args.runs, "bullets_per_response": args.bullets, "judgments": n,
+        "generate_seconds": round(gen, 3),
+        "read_judgments_seconds": round(t_read, 3), "statistics_seconds": round(t_stats, 3),
+        "score_and_aggregate_seconds": round(t_report, 3),
+        "scoring_seconds": round(total, 3), "scoring_cpu_seconds": round(cpu, 3),
+        "load_average_1min": round(os.getloadavg()[0], 2), "cores": os.cpu_count(),
+        "target_seconds": TARGET_SECONDS, "target_met": total <= TARGET_SECONDS,
+    }
+
+
+PARTS: dict[str, Callable[[argparse.Namespace], dict]] = {"scoring": bench_scoring}
+
+
+def run(args) -> dict:
+    chosen = args.part or list(PARTS)
+    out: dict = {}
+    failed = []
+    for name in chosen:
+        if name not in PARTS:
+            raise SystemExit(f"error: unknown part {name!r}; choose from {', '.join(PARTS)}")
+        res = PARTS[name](args)
+        out[name] = res
+        if res.get("target_met") is False:
+            failed.append(name)
+    out["failed_targets"] = failed
+    return out
+
+
+# ------------------------------------------------------------------------ part: automatic assessment
+# Owned by the assessor (evaluation/assessor.py). Target: end-to-end assessment rate, in embedded
+# texts per second, at least ASSESS_TARGET_RATIO of the model's raw ``encode`` rate on the same
+# distinct texts, measured in the same run.
+
+ASSESS_TARGET_RATIO = 0.7
+_NOUNS = ("company", "mill", "union", "bank", "court", "minister", "army", "village", "school", "hospital",
+          "factory", "river", "bridge", "election", "protest", "police", "market", "farmer", "teacher", "council",
+          "embassy", "airline", "newspaper", "province", "reporter", "investor", "worker", "student", "church",
+          "port", "railway", "mayor", "senator", "judge", "doctor", "refugee", "festival", "storm", "drought")
+_VERBS = ("bought", "closed", "opened", "criticised", "supported", "attacked", "sold", "visited", "rebuilt",
+          "funded", "blocked", "investigated", "praised", "sued", "hired", "warned", "evacuated", "taxed")
+_ADJS = ("large", "local", "foreign", "private", "national", "small", "old", "new", "rural", "angry", "famous")
+_PLACES = ("in Cairo", "near Beijing", "in Kansas City", "in the north", "along the coast", "in 1993",
+           "last spring", "after the flood", "during the strike", "before the vote", "in the capital")
+
+
+def _assess_add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pool", type=int, default=30,
+                   help="assess part: distinct bullets per topic that runs draw from (repeats across runs)")
+
+
+def _sentence(rng: random.Random) -> str:
+    words = [rng.choice(("The", "A")), rng.choice(_ADJS), rng.choice(_NOUNS), rng.choice(_VERBS),
+             rng.choice(("the", "a")), rng.choice(_ADJS), rng.choice(_NOUNS), rng.choice(_PLACES)]
+    for _ in range(rng.randint(0, 3)):
+        words += [rng.choice(("and", "while", "because", "so")), rng.choice(("the", "a")), rng.choice(_NOUNS),
+                  rng.choice(_VERBS), rng.choice(("the", "a")), rng.choice(_NOUNS), rng.choice(_PLACES)]
+    return " ".join(words) + "."
+
+
+def _assess_generate(args):
+    """One thread per topic (real reader), topics with 8 facets, runs drawing bullets from a pool."""
+    from bolt.submission import Bullet, Result, Run, Source
+    from bolt.topics import Facet, Nugget, Topic
+    from indexing.corpus import MemoryCorpus
+    from indexing.reader import parse_thread_text
+
+    rng = random.Random(args.seed)
+    topics, threads, pools = [], [], {}
+    for t in range(args.topics):
+        number = f"{t // 5 + 1}.{t % 5 + 1:03d}"
+        tid = f"bolt-eng-DF-9-{t}-{t}"
+        posts = [[_sentence(rng) for _ in range(3)] for _ in range(max(4, args.pool // 3 + 1))]
+        raw = f'<doc id="{tid}">\n<headline>\nthread {t}\n</headline>\n' + "".join(
+            f'<post author="u{k}" datetime="2012-01-01T00:00:00" id="p{k + 1}">\n{" ".join(p)}\n</post>\n'
+            for k, p in enumerate(posts)) + "</doc>\n"
+        threads.append(parse_thread_text(raw, path=f"{tid}.xml"))
+        flat = [(s, raw.find(s)) for p in posts for s in p]
+        pool = []
+        for i in range(args.pool):
+            s, off = flat[i % len(flat)]
+            if rng.random() < 0.25 and (i % len(flat)) % 3 < 2:  # two consecutive sentences of one post
+                s = f"{s} {flat[i % len(flat) + 1][0]}"
+            pool.append((s, off))
+        decoys = [raw.find(p[0]) for p in rng.sample(posts, 3)]
+        facets = tuple(Facet(str(i + 1), "vital" if i < args.facets // 2 else "okay",
+                             f"The {rng.choice(_ADJS)} {rng.choice(_NOUNS)} {rng.choice(_VERBS)} the {rng.choice(_NOUNS)}",
+                             (Nugget(flat[(3 * i) % len(flat)][0], tid, flat[(3 * i) % len(flat)][1]),))
+                       for i in range(args.facets))
+        topics.append(Topic(number, f"query {t}", facets=facets))
+        pools[number] = (tid, pool, decoys)
+    runs = []
+    for r in range(args.runs):
+        results = {}
+        for topic in topics:
+            tid, pool, decoys = pools[topic.number]
+            bullets = []
+            for k, (text, off) in enumerate(rng.sample(pool, min(args.bullets, len(pool))), start=1):
+                srcs = [Source(tid, off)] + ([Source(tid, rng.choice(decoys))] if rng.random() < 0.2 else [])
+                bullets.append(Bullet(k, text, tuple(srcs)))
+            results[topic.number] = Result(topic.number, tuple(bullets))
+        runs.append(Run(f"run{r:02d}", f"run{r:02d}.xml", results))
+    return topics, runs, MemoryCorpus(threads)
+
+
+def bench_assess(args) -> dict:
+    """End-to-end automatic assessment vs the model's raw encode rate on the same distinct texts."""
+    from bolt.embedding import get_embedder
+    from evaluation.assessor import Assessor, AssessorConfig
+    from evaluation.judgments import write_judgments
+
+    t0 = time.perf_counter()
+    topics, runs, corpus = _assess_generate(args)
+    gen = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    embedder = get_embedder(None)
+    embedder.encode(["warm up the model once"])
+    load = time.perf_counter() - t0
+    embedder._cache.clear()  # the assessment must embed everything itself
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        assessor = Assessor(topics, corpus, AssessorConfig(), embedder)
+        write_judgments(assessor.assess(runs), Path(tmp) / "judgments.jsonl", assessor.header())
+        total = time.perf_counter() - t0
+    texts = sorted(assessor.table._rows, key=len)
+    n = len(texts)
+    t0 = time.perf_counter()
+    embedder.model.encode(texts, batch_size=embedder.batch_size, normalize_embeddings=True,
+                          convert_to_numpy=True, show_progress_bar=False)
+    raw = time.perf_counter() - t0
+    end_rate, raw_rate = n / total, n / raw
+    st = assessor.stats
+    return {
+        "topics": args.topics, "runs": args.runs, "bullets_per_response": args.bullets, "pool_per_topic": args.pool,
+        "bullets_judged": st.bullets, "distinct_texts_embedded": n,
+        "generate_seconds": round(gen, 2), "model_load_seconds": round(load, 2),
+        "assess_seconds": round(total, 2), "of_which_embedding_seconds": round(st.embed_seconds, 2),
+        "of_which_collect_seconds": round(st.prepare_seconds, 2),
+        "of_which_decide_seconds": round(st.decide_seconds, 2),
+        "raw_encode_seconds": round(raw, 2),
+        "end_to_end_texts_per_second": round(end_rate, 1), "raw_encode_texts_per_second": round(raw_rate, 1),
+        "bullets_per_second": round(st.bullets / total, 1),
+        "ratio": round(end_rate / raw_rate, 3), "target_ratio": ASSESS_TARGET_RATIO,
+        "target_met": end_rate / raw_rate >= ASSESS_TARGET_RATIO,
+        "model": embedder.model_id, "cores": os.cpu_count(), "load_average_1min": round(os.getloadavg()[0], 2),
+    }
+
+
+PARTS["assess"] = bench_assess
+_scoring_add_arguments = add_arguments
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:  # noqa: F811  (extends the scoring options)
+    _scoring_add_arguments(p)
+    _assess_add_arguments(p)

@@ -1,0 +1,152 @@
+"""``bolt score`` and ``bolt compare`` end to end on the bundled sample topics and corpus."""
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from bolt.cli import main
+from bolt.data import sample_corpus_path
+from bolt.topics import read_topics
+from evaluation.judgments import JudgedSource, Judgment, write_judgments
+from topics import path as topics_path
+
+TOPICS = topics_path("sample.xml")
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    d = tmp_path_factory.mktemp("score")
+    topic = read_topics(TOPICS)[0]
+    f1, f2 = topic.facets[0], topic.facets[1]
+    n1, n2 = f1.nuggets[0], f2.nuggets[0]
+    runs = {}
+    for rid, bullets in {"good": [(n1, f1), (n2, f2)], "poor": [(n1, None)]}.items():
+        body = "".join(f'<bullet>{n.text}<source post="{n.post}" offset="{n.offset}"/></bullet>' for n, _ in bullets)
+        p = d / f"{rid}.xml"
+        p.write_text(f'<results run="{rid}"><result number="{topic.number}"><response>{body}</response></result>'
+                     f'</results>\n', encoding="utf-8")
+        runs[rid] = p
+    js = []
+    for rid, bullets in {"good": [(n1, f1), (n2, f2)], "poor": [(n1, None)]}.items():
+        for k, (n, f) in enumerate(bullets, start=1):
+            words = len(n.text.split())
+            js.append(Judgment(topic.number, rid, k, "human:test", (f.id,) if f else (), words, words if f else 0,
+                               (JudgedSource(n.post, n.offset, None, f is not None),), {}))
+    jpath = d / "judgments.jsonl"
+    write_judgments(js, jpath, header={"assessor": "human:test", "version": "1"})
+    return d, topic, runs, jpath
+
+
+def _score(capsys, sample, *extra):
+    d, topic, runs, jpath = sample
+    code = main(["score", str(runs["good"]), str(runs["poor"]), "--topics", str(TOPICS),
+                 "--judgments", str(jpath), *extra])
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_score_json_shape_and_values(capsys, sample):
+    d, topic, runs, jpath = sample
+    code, out, err = _score(capsys, sample, "--json", "--corpus", str(sample_corpus_path()))
+    assert code == 0, err
+    doc = json.loads(out)
+    assert set(doc) >= {"settings", "runs"}
+    names = ["P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F"]
+    good = doc["runs"]["good"]
+    assert list(good["mean"]) == names
+    m = len(topic.facets)
+    t = good["topics"][topic.number]
+    assert t["R_n"] == pytest.approx(2 / m)
+    assert t["P_n"] == pytest.approx(1.0) and t["P_c"] == pytest.approx(1.0)
+    poor = doc["runs"]["poor"]["topics"][topic.number]
+    assert poor["R_n"] == 0.0 and poor["P_c"] == 0.0 and poor["F_GD"] == 0.0
+    n_topics = len(read_topics(TOPICS))
+    assert len(good["topics"]) == n_topics                            # unanswered topics are counted
+    assert good["mean"]["R_n"] == pytest.approx(2 / m / n_topics)
+    s = doc["settings"]
+    assert s["units"] == "corpus" and s["nugget_units"]["corpus"] > 0
+    assert s["params"]["nugget_F.beta"] == 3.0 and s["assessors"] == ["human:test"]
+    # median over (good, poor) is 0 on every topic but the one good answered
+    assert doc["zero_median_topics"]["R_n"]["count"] == n_topics - 1
+    assert "signature" in doc and doc["signature"].endswith(f"version:{s['version']}")
+
+
+def test_corpus_places_nugget_citations_in_posts(capsys, sample):
+    from indexing.corpus import open_corpus
+
+    d, topic, runs, jpath = sample
+    _, with_corpus, _ = _score(capsys, sample, "--json", "--corpus", str(sample_corpus_path()))
+    _, without, _ = _score(capsys, sample, "--json")
+    rc_c = json.loads(with_corpus)["runs"]["good"]["topics"][topic.number]["R_c"]
+    rc_o = json.loads(without)["runs"]["good"]["topics"][topic.number]["R_c"]
+    cited = [topic.facets[0].nuggets[0], topic.facets[1].nuggets[0]]
+    nuggets = [n for f in topic.facets for n in f.nuggets if n.post]
+    # Without a corpus a unit is (thread, @offset): every nugget citation is its own unit.
+    assert rc_o == pytest.approx(len({(n.post, n.offset) for n in cited}) / len({(n.post, n.offset) for n in nuggets}))
+    corpus = open_corpus(paths=[sample_corpus_path()])
+    post = lambda n: (n.post, corpus.get(n.post).post_at(n.offset).id)  # noqa: E731
+    assert rc_c == pytest.approx(len({post(n) for n in cited}) / len({post(n) for n in nuggets}))
+
+
+def test_options_change_settings_and_numbers(capsys, sample, tmp_path):
+    csv_path = tmp_path / "s.csv"
+    code, out, _ = _score(capsys, sample, "--json", "--beta", "5", "--err-total", "--avg-nugget-words", "7",
+                          "--votes", str(topics_path("sample.votes.tsv")), "--csv", str(csv_path))
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["settings"]["params"]["nugget_F.beta"] == 5.0
+    assert doc["settings"]["params"]["ERR.denominator"] == "total"
+    assert doc["settings"]["avg_nugget_words"] == 7 and doc["settings"]["avg_nugget_words_source"] == "override"
+    assert "pyramid_F" in doc["runs"]["good"]["mean"]
+    rows = list(csv.reader(csv_path.open(encoding="utf-8")))
+    assert rows[0][:3] == ["run", "topic", "P_n"] and rows[-1][1] == "all"
+
+
+def test_table_output_has_the_signature(capsys, sample):
+    code, out, err = _score(capsys, sample)
+    assert code == 0
+    assert "good" in out and "nugget_F.beta:3" in out and "|version:" in out
+
+
+def test_unjudged_bullets_are_reported(capsys, sample, tmp_path):
+    d, topic, runs, jpath = sample
+    empty = tmp_path / "empty.jsonl"
+    write_judgments([], empty)
+    code = main(["score", str(runs["good"]), "--topics", str(TOPICS), "--judgments", str(empty), "--json"])
+    cap = capsys.readouterr()
+    assert code == 0 and "warning: 2 bullet(s)" in cap.err
+    assert json.loads(cap.out)["runs"]["good"]["unjudged_bullets"] == 2
+
+
+def test_bad_judgments_file_is_one_error_line(capsys, sample, tmp_path):
+    d, topic, runs, jpath = sample
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"topic": "1.001"}\n', encoding="utf-8")
+    code = main(["score", str(runs["good"]), "--topics", str(TOPICS), "--judgments", str(bad)])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith(f"error: {bad}:1: missing required keys")
+
+
+def test_compare_across_score_files_and_metrics(capsys, sample, tmp_path):
+    _, out, _ = _score(capsys, sample, "--json")
+    a = tmp_path / "author.json"
+    a.write_text(out, encoding="utf-8")
+    doc = json.loads(out)
+    doc["runs"]["poor"]["mean"]["F_GD"] = 1.0                      # a second "assessor" who disagrees
+    b = tmp_path / "other.json"
+    b.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["compare", str(a), str(b), "--json", "--resamples", "200"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["metric"] == "F_GD"
+    assert res["rankings"] == {"author": ["good", "poor"], "other": ["poor", "good"]}
+    assert res["kendall_tau"] == {"author|other": -1.0}
+    assert res["significance"]["author"][0]["a"] == "good"
+    assert main(["compare", str(a), "--json", "--metric", "R_n"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert set(one["rankings"]) == set(doc["runs"]["good"]["mean"])   # one file: rankings per metric
+    assert main(["compare", str(a), "--metric", "nope"]) == 1
+    assert "choose --metric from" in capsys.readouterr().err
+    assert main(["compare", str(a), str(b)]) == 0
+    assert "Kendall" in capsys.readouterr().out
