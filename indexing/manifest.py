@@ -1,0 +1,118 @@
+"""The index folder's ``manifest.json``: what was indexed, how, with what, and ``--check``.
+
+The manifest lists every input file with its size and SHA-256, the roots given on the command
+line (so files added later are noticed), the backend, the analysis and unit settings (their
+reprs), library versions and per-language counts. ``check_manifest`` re-hashes the inputs.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import tempfile
+import time
+from pathlib import Path
+from typing import Iterable
+
+from indexing.errors import ToolkitError
+
+FORMAT = "bolt-index/1"
+MANIFEST = "manifest.json"
+
+
+def list_inputs(paths: Iterable[str | os.PathLike]) -> list[Path]:
+    """The files a build reads (the reader's own listing: files as given, folders recursively)."""
+    from indexing.reader import iter_source_files
+
+    return list(iter_source_files(list(paths)))
+
+
+def file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def describe_inputs(paths: Iterable[str | os.PathLike]) -> list[dict]:
+    return [{"path": str(f.resolve()), "size": f.stat().st_size, "sha256": file_digest(f)}
+            for f in list_inputs(paths)]
+
+
+def versions(backend: str) -> dict:
+    """Versions of everything that shapes the index."""
+    from importlib import metadata
+
+    def v(dist: str) -> str:
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            return "absent"
+
+    out = {"toolkit": v("bolt-distill"), "python": platform.python_version(), "spacy": v("spacy")}
+    if backend == "lucene":
+        from indexing import jvm
+        from indexing.lucene_index import lucene_version
+
+        out.update(pyserini=v("pyserini"), anserini=lucene_version(), java=jvm.runtime_version())
+    else:
+        out.update(rank_bm25=v("rank-bm25"), snowballstemmer=v("snowballstemmer"))
+    return out
+
+
+def make_manifest(*, backend: str, roots: list[str], inputs: list[dict], settings: dict,
+                  counts: dict, bad: list[str]) -> dict:
+    return {"format": FORMAT, "backend": backend, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "roots": roots, "inputs": inputs, "settings": settings, "versions": versions(backend),
+            "counts": counts, "bad": bad}
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_manifest(index_dir: str | os.PathLike) -> dict:
+    path = Path(index_dir) / MANIFEST
+    if not path.is_file():
+        raise ToolkitError(f"{index_dir} is not an index folder (no {MANIFEST})", file=str(index_dir),
+                           hint="build one with 'bolt index PATH... --out DIR'")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ToolkitError(f"unreadable manifest: {exc}", file=str(path),
+                           hint="rebuild the index with 'bolt index PATH... --out DIR --force'") from exc
+    if data.get("format") != FORMAT:
+        raise ToolkitError(f"unknown index format {data.get('format')!r} (expected {FORMAT})", file=str(path),
+                           hint="rebuild the index with this version of the toolkit")
+    return data
+
+
+def check_manifest(index_dir: str | os.PathLike) -> list[str]:
+    """What changed since the build: ``["<path>: <what>", ...]`` (empty when all inputs match)."""
+    m = read_manifest(index_dir)
+    problems: list[str] = []
+    listed = {e["path"]: e for e in m["inputs"]}
+    for path, entry in listed.items():
+        p = Path(path)
+        if not p.is_file():
+            problems.append(f"{path}: missing (it was indexed)")
+        elif p.stat().st_size != entry["size"]:
+            problems.append(f"{path}: size changed ({entry['size']} -> {p.stat().st_size} bytes)")
+        elif file_digest(p) != entry["sha256"]:
+            problems.append(f"{path}: content changed (SHA-256 differs)")
+    roots = [r for r in m.get("roots", []) if Path(r).is_dir()]
+    if roots:
+        for f in list_inputs(roots):
+            if str(f.resolve()) not in listed:
+                problems.append(f"{f.resolve()}: added since the index was built")
+    return problems
