@@ -1,0 +1,703 @@
+"""Read LDC discussion-forum XML into ``Thread`` records with exact raw code-point offsets.
+
+Input: ``.xml`` files holding one ``<doc>`` (after an XML declaration) or many concatenated
+``<doc>`` elements with no root; the same gzip-compressed (``.xml.gz``); ``.zip`` archives of
+those; folders searched recursively. Files are read as bytes in chunks, decoded as strict UTF-8
+with no newline translation, and cut into threads as they stream, so memory is bounded by the
+largest thread (plus one chunk), not by the collection.
+
+Each thread is checked for well-formedness by libxml2 (lxml: no DTD loading, no entity resolution,
+no network), which is fast; when it rejects a thread, a pure-Python scanner (one compiled regular
+expression over markup and a tag stack) re-reads it to name the problem, line and fix. Only the
+five XML named entities and numeric character references exist; any other ``&name;`` is an error.
+``<!DOCTYPE`` and ``<!ENTITY`` are refused, so no DTD, external entity or entity expansion is
+ever processed. Offsets are never computed from parser-decoded text: posts and their text pieces
+are located in the raw text itself (on first use, see ``find_posts`` and ``post_pieces``).
+"""
+from __future__ import annotations
+
+import os
+import re
+import threading
+import zipfile
+import zlib
+from itertools import accumulate
+from operator import add, le, lt
+from pathlib import Path
+from typing import BinaryIO, Callable, Iterable, Iterator, NamedTuple, Union
+
+from lxml import etree
+
+from indexing.errors import CorpusError, ToolkitError
+from indexing.lang import UNKNOWN, lang_of
+from indexing.records import Piece, Post, Thread
+
+PathLike = Union[str, os.PathLike]
+CHUNK = 1 << 20  # bytes read at a time
+THREAD_SUFFIXES = (".xml", ".xml.gz", ".zip")
+
+# Markup inside a thread. Anything that starts with "<" and matches no other branch is "bad".
+_MARKUP = re.compile(
+    r"""<(?:(/)?([A-Za-z_][\w.:-]*)([^<>"']*(?:(?:"[^"<]*"|'[^'<]*')[^<>"']*)*)>"""
+    r"""|(!--.*?-->|\?.*?\?>|!\[CDATA\[.*?\]\]>)|)""",
+    re.S,
+)
+# what may stand between a tag's name and its ">": name="value" pairs, then an optional "/"
+_ATTRS_OK = re.compile(r"""(?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*\s*/?""")
+_ATTR = re.compile(r"""([^\s=<>/"']+)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')""")
+_REF = re.compile(r"&(?:#([0-9]+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+_AMP_ANY = re.compile(r"&([^;\s<&]{0,32});?")
+_DTD = re.compile(r"<!(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST)", re.IGNORECASE)
+_DOC_OPEN = re.compile(r"<doc[\s>/]")
+_TAG_NAME_END = frozenset(" \t\r\n>")
+_ATTR_QUOTE_AUTHOR = re.compile(r"""\sorig_author\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_DOC_CLOSE = "</doc>"
+_DOC_ID = re.compile(r"""<doc\b[^>]*?\bid\s*=\s*["']([^"']*)["']""")
+_BAD_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that were not UTF-8 (kept by surrogateescape)
+_GAP_OK = re.compile(r"(?:\s+|<!--.*?-->|<\?xml[^>]*\?>|\ufeff)*", re.S)
+# a thread whose posts ``find_posts`` can find: <post> children only, none nested (a nested <doc>
+# cannot reach here: the splitter cuts at the first </doc>, which leaves the outer one unclosed)
+_STRUCTURE_OK = etree.XPath("count(post) > 0 and count(post) = count(//post)")
+_HEADLINE = etree.XPath("string(headline)")
+_ATTR_DQ = re.compile(r'([^\s=<>/"\']+)\s*=\s*"([^"<]*)"')
+_POST_ATTRS = re.compile(r"""<post((?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*>""")
+
+
+class BadThreads:
+    """What ``skip_bad`` skipped: one ``CorpusError`` per thread (or unreadable file rest)."""
+
+    def __init__(self) -> None:
+        self.errors: list[CorpusError] = []
+
+    def add(self, error: CorpusError) -> None:
+        self.errors.append(error)
+
+    def __len__(self) -> int:
+        return len(self.errors)
+
+    def __iter__(self) -> Iterator[CorpusError]:
+        return iter(self.errors)
+
+    def messages(self) -> list[str]:
+        """One line per skipped item, in the CLI's ``file:line: thread ...: message; hint`` form."""
+        return [str(e) for e in self.errors]
+
+
+class RawDoc(NamedTuple):
+    """One ``<doc>`` cut from a file: its raw text and the source line of ``raw[0]``."""
+
+    raw: str
+    line: int
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def _is_thread_file(name: str) -> bool:
+    low = name.lower()
+    return low.endswith(THREAD_SUFFIXES)
+
+
+def iter_source_files(paths: PathLike | Iterable[PathLike]) -> Iterator[Path]:
+    """Every thread file named by ``paths`` (files as given; folders recursively, sorted)."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found = False
+            for dirpath, dirnames, filenames in os.walk(path):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for f in sorted(filenames):
+                    if _is_thread_file(f) and not f.startswith("."):
+                        found = True
+                        yield Path(dirpath) / f
+            if not found:
+                raise ToolkitError(f"no .xml, .xml.gz or .zip thread files under folder {path}",
+                                   file=str(path), hint="give a folder that holds LDC thread files")
+        elif path.is_file():
+            yield path
+        else:
+            raise ToolkitError(f"no such file or folder: {path}", file=str(path),
+                               hint="PATH is a .xml, .xml.gz or .zip file or a folder of them; check the path")
+
+
+def _open_streams(path: Path) -> Iterator[tuple[str, Callable[[], BinaryIO]]]:
+    """(display path, opener) for each thread stream in a file: itself, or each zip member.
+
+    Zip members are named ``archive.zip/member.xml``. A generator: the archive stays open while
+    its members are read.
+    """
+    with open(path, "rb") as fh:
+        magic = fh.read(4)
+    is_zip_name = path.suffix.lower() == ".zip"
+    if is_zip_name and not magic.startswith(b"PK"):
+        raise CorpusError("not a zip archive", file=str(path), line=1,
+                          hint="re-download the archive, or rename the file if it is XML")
+    if magic.startswith(b"PK\x03\x04") or is_zip_name:
+        try:
+            zf = zipfile.ZipFile(path)
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise CorpusError(f"not a readable zip archive: {exc}", file=str(path), line=1,
+                              hint="re-download or re-create the archive") from exc
+        with zf:
+            for info in zf.infolist():
+                if info.is_dir() or not _is_thread_file(info.filename):
+                    continue
+                yield f"{path}/{info.filename}", (lambda info=info: zf.open(info))
+        return
+    yield str(path), (lambda: open(path, "rb"))
+
+
+def _gunzip(head: bytes, fh: BinaryIO) -> Iterator[bytes]:
+    """Decompress gzip data in bounded pieces, so a truncated stream still yields all it holds
+    and a highly compressed one never expands into memory at once. Multi-member files work."""
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    comp = head
+    while True:
+        if not comp:
+            comp = fh.read(CHUNK)
+            if not comp:
+                break
+        if d.eof:  # the next member of a multi-member file
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        out = d.decompress(comp, CHUNK)
+        if out:
+            yield out
+        comp = d.unused_data if d.eof else d.unconsumed_tail
+    if not d.eof:
+        raise EOFError("compressed file ended before the end-of-stream marker was reached")
+
+
+def iter_chunks(fh: BinaryIO) -> Iterator[bytes]:
+    """The bytes of a stream in chunks, gunzipped when it starts with the gzip magic number."""
+    head = fh.read(CHUNK)
+    if head[:2] == b"\x1f\x8b":
+        yield from _gunzip(head, fh)
+        return
+    while head:
+        yield head
+        head = fh.read(CHUNK)
+
+
+# --------------------------------------------------------------------------- splitting
+
+
+def _read_error(exc: BaseException) -> str:
+    if isinstance(exc, EOFError):
+        return f"truncated compressed data ({exc})"
+    if isinstance(exc, zlib.error):
+        return f"corrupt compressed data ({exc})"
+    if isinstance(exc, zipfile.BadZipFile):
+        return f"corrupt zip member ({exc})"
+    return f"cannot read ({exc})"
+
+
+def _complete_utf8(data: bytes) -> int:
+    """Length of ``data`` without a UTF-8 sequence cut off at its end (kept for the next chunk)."""
+    n = len(data)
+    for k in range(1, min(4, n) + 1):
+        b = data[n - k]
+        if b & 0xC0 != 0x80:  # a lead byte or ASCII: does its sequence fit?
+            need = 1 if b < 0x80 else 2 if b >> 5 == 6 else 3 if b >> 4 == 14 else 4 if b >> 3 == 30 else 1
+            return n - k if need > k else n
+    return n
+
+
+def _next_doc_open(buf: str, start: int, end: int):
+    """The next ``<doc`` start tag in ``buf[start:end]`` (a match object), or None."""
+    i = buf.find("<doc", start, end)
+    while i >= 0:
+        m = _DOC_OPEN.match(buf, i)
+        if m is not None:
+            return m
+        i = buf.find("<doc", i + 4, end)
+    return None
+
+
+def split_docs(chunks: Iterable[bytes], path: str) -> Iterator[RawDoc | CorpusError]:
+    """Cut a byte stream into raw ``<doc>`` texts, streaming; problems are yielded, not raised.
+
+    A yielded ``CorpusError`` describes text that could not be cut into a thread (an unclosed
+    ``<doc>``, text outside any ``<doc>``, invalid UTF-8, a truncated stream); the splitter then
+    resumes at the next ``<doc`` when there is one, so one bad thread never costs the others.
+    """
+    it = iter(chunks)
+    pending = b""    # an incomplete UTF-8 sequence at the end of the last chunk
+    dirty = False    # True once some bytes were not UTF-8 (then docs are checked one by one)
+    buf = ""
+    pos = 0          # first unconsumed character of buf
+    line = 1         # line of buf[pos]
+    byte = 0         # byte offset of buf[0] in the decompressed stream
+    eof = False
+    first = True
+    read_failed: BaseException | None = None
+
+    def decode(data: bytes) -> str:
+        nonlocal dirty
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            dirty = True
+            return data.decode("utf-8", "surrogateescape")
+
+    def more() -> bool:
+        nonlocal buf, eof, read_failed, pending
+        if eof:
+            return False
+        try:
+            chunk = next(it, b"")
+        except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as exc:
+            read_failed = exc
+            chunk = b""
+        if not chunk:
+            eof = True
+            if pending:
+                buf += decode(pending)
+                pending = b""
+            return False
+        data = pending + chunk if pending else chunk
+        cut = _complete_utf8(data)
+        pending = data[cut:]
+        buf += decode(data[:cut])
+        return True
+
+    def advance(to: int) -> None:
+        nonlocal pos, line
+        line += buf.count("\n", pos, to)
+        pos = to
+
+    def err(message: str, at: int, hint: str, thread: str | None = None) -> CorpusError:
+        return CorpusError(message, file=path, line=line + buf.count("\n", pos, at), hint=hint, thread=thread)
+
+    while True:
+        if pos >= CHUNK:  # drop what was consumed; indices stay valid inside one iteration
+            byte += len(buf[:pos].encode("utf-8", "surrogateescape"))
+            buf = buf[pos:]
+            pos = 0
+        m = _next_doc_open(buf, pos, len(buf))
+        while m is None and more():
+            m = _next_doc_open(buf, pos, len(buf))
+        gap_end = m.start() if m else len(buf)
+        gap = _GAP_OK.match(buf, pos, gap_end)
+        if gap is None or gap.end() != gap_end:
+            bad_at = gap.end() if gap else pos
+            is_dtd = _DTD.match(buf, bad_at)
+            yield err("DOCTYPE/ENTITY declarations are refused" if is_dtd else
+                      f"text outside any <doc> element: {buf[bad_at:bad_at + 30]!r}", bad_at,
+                      "remove it; a thread file holds <doc> elements only")
+        if read_failed is not None:
+            yield err(f"{_read_error(read_failed)}; the rest of the file is lost", gap_end,
+                      "re-download or re-compress the file")
+            return
+        if m is None:
+            return
+        head = pos + (buf[pos:pos + 1] == "\ufeff")
+        raw_start = pos if (first and buf.startswith("<?xml", head)) else m.start()
+        first = False
+        advance(raw_start)
+        id_m = _DOC_ID.match(buf, m.start())
+        tid = id_m.group(1) if id_m else None
+        # find the matching </doc>, refilling the buffer; another <doc before it means unclosed
+        search_from = m.end()
+        while True:
+            end = buf.find(_DOC_CLOSE, search_from)
+            if end >= 0:
+                break
+            search_from = max(m.end(), len(buf) - len(_DOC_CLOSE))
+            if not more():
+                break
+        # (an unclosed <doc> followed by another thread is caught when the two fail to parse)
+        ms = _next_doc_open(buf, m.end(), len(buf)) if end < 0 else None
+        if end < 0:
+            if read_failed is not None and ms is None:
+                yield err(f"{_read_error(read_failed)} inside this thread; the rest of the file is lost",
+                          len(buf), "re-download or re-compress the file", tid)
+                return
+            yield err("<doc> is never closed" + (" before the next <doc>" if ms is not None else " (end of file)"),
+                      m.start(), "add the missing </doc>", tid)
+            advance(ms.start() if ms is not None else len(buf))
+            continue
+        end += len(_DOC_CLOSE)
+        bad = _BAD_UTF8.search(buf, pos, end) if dirty else None
+        if bad is not None:
+            at_byte = byte + len(buf[:bad.start()].encode("utf-8", "surrogateescape"))
+            yield err(f"invalid UTF-8 byte 0x{ord(bad.group()) - 0xDC00:02X} at byte {at_byte}", bad.start(),
+                      "the file must be UTF-8; re-encode it (e.g. iconv -t UTF-8)", tid)
+        else:
+            yield RawDoc(buf[pos:end], line)
+        advance(end)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _decode_text(seg: str, raw: str, at: int, path: str, line: int, tid: str | None) -> str:
+    """Resolve the XML entities of an escaped text run; any other ``&`` is an error."""
+    if "&" not in seg:
+        return seg
+    n_refs = 0
+
+    def repl(m: re.Match) -> str:
+        nonlocal n_refs
+        n_refs += 1
+        if m.group(3):
+            return _NAMED[m.group(3)]
+        cp = int(m.group(1)) if m.group(1) else int(m.group(2), 16)
+        if cp == 0 or cp > 0x10FFFF or 0xD800 <= cp <= 0xDFFF or cp in (0xFFFE, 0xFFFF) \
+                or (cp < 0x20 and cp not in (0x9, 0xA, 0xD)):
+            raise _bad_entity(m.group(0), seg, raw, at, path, line, tid, m.start(), "not a valid XML character")
+        return chr(cp)
+
+    out = _REF.sub(repl, seg)
+    if n_refs != seg.count("&"):
+        for m in _AMP_ANY.finditer(seg):
+            if not _REF.match(seg, m.start()):
+                raise _bad_entity(m.group(0), seg, raw, at, path, line, tid, m.start(),
+                                  "only &amp; &lt; &gt; &quot; &apos; and &#N; exist in XML")
+    return out
+
+
+def _bad_entity(ent: str, seg: str, raw: str, at: int, path: str, line: int, tid: str | None,
+                i: int, why: str) -> CorpusError:
+    where = line + raw.count("\n", 0, at + i)
+    return CorpusError(f"unknown entity {ent} at line {where} (raw offset {at + i})", file=path, line=where,
+                       thread=tid, hint=f"{why}; escape a literal ampersand as &amp;")
+
+
+def _attrs(s: str, raw: str, at: int, path: str, line: int, tid: str | None) -> dict[str, str]:
+    """Attributes of a start tag (first of duplicates wins), values entity-decoded."""
+    out: dict[str, str] = {}
+    for k, v1, v2 in _ATTR.findall(s):
+        v = v1 or v2
+        if "&" in v:
+            v = _decode_text(v, raw, at, path, line, tid)
+        out.setdefault(k, v)
+    return out
+
+
+def parse_thread_text(raw: str, *, path: str, line: int = 1, lang: str | None = None) -> Thread:
+    """Parse the raw text of one thread (from ``<doc`` or from the XML declaration) into a ``Thread``.
+
+    ``line`` is the source line of ``raw[0]`` (for messages). ``lang`` overrides the language read
+    from the id; when neither names one, the thread's language is ``"und"``. Raises ``CorpusError``
+    naming the file, line and thread for any well-formedness problem or a thread without posts.
+
+    libxml2 (lxml, with DTDs, network and entity resolution off) checks well-formedness at C
+    speed; post offsets come from the raw text itself, never from the parser. When libxml2
+    rejects a thread, the pure-Python scanner re-reads it to give a precise message and hint.
+    """
+    def fail(message: str, at: int, hint: str) -> CorpusError:
+        return CorpusError(message, file=path, line=line + raw.count("\n", 0, at), hint=hint, thread=_id_of(raw))
+
+    try:
+        data = raw.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = _BAD_UTF8.search(raw)
+        at = bad.start() if bad else exc.start
+        raise fail(f"invalid UTF-8 byte 0x{ord(raw[at]) - 0xDC00:02X}" if bad else "invalid character", at,
+                   "the file must be UTF-8; re-encode it (e.g. iconv -t UTF-8)") from None
+    prolog = raw.find("<doc")
+    if prolog > 0 and "<!" in raw[:prolog] and _DTD.search(raw, 0, prolog):  # only a prolog can hold a DTD
+        raise fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)",
+                   _DTD.search(raw, 0, prolog).start(), "remove the declaration; thread files need none")
+    try:
+        root = etree.fromstring(data, _parser())
+    except etree.XMLSyntaxError as exc:
+        d = _DTD.search(raw)
+        if d:
+            raise fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)", d.start(),
+                       "remove the declaration; thread files need none") from None
+        _scan(raw, path, line, lang)  # raises a precise CorpusError when it finds the problem
+        where = line + (exc.lineno or 1) - 1
+        raise CorpusError(f"not well-formed XML: {exc.msg}", file=path, line=where, thread=_id_of(raw),
+                          hint="fix the markup at that line") from None
+    if root.getroottree().docinfo.doctype:  # never used: libxml2 was told to load and resolve nothing
+        d = _DTD.search(raw)
+        raise fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)", d.start() if d else 0,
+                   "remove the declaration; thread files need none")
+    tid = root.get("id")
+    if root.tag != "doc" or not tid or not _STRUCTURE_OK(root):
+        return _scan(raw, path, line, lang)  # structure problems: the scanner names them
+    headline = " ".join(_HEADLINE(root).split())
+    return Thread(tid, lang_of(tid, lang) or UNKNOWN, headline, path, raw, None, line)
+
+
+def find_posts(raw: str, line: int = 1) -> tuple[Post, ...]:
+    """The ``<post>`` elements of a thread's raw text that the reader has already checked.
+
+    The reader has checked that every <post> is a child of <doc>. With no comment, CDATA section
+    or processing instruction in the text, every "<post" then starts a post and every "</post>"
+    ends one, exactly when the two counts agree and each "<post" ends its name (a "<post/>", a
+    "</post >" or a "<postx>" breaks that; the careful scanner then reads the thread). The k-th of
+    each delimits the k-th post, and offsets come from the raw text in C-level passes.
+    """
+    if "<!" in raw or raw.find("<?", 2) >= 0:  # comments, CDATA, PIs may hide "<post": scan properly
+        return _scan(raw, "", line, None).posts
+    n = raw.count("<post")
+    starts = list(map(add, accumulate(map(len, raw.split("<post")[:-1])), range(0, 5 * n, 5)))
+    ends = list(map(add, accumulate(map(len, raw.split("</post>")[:-1])), range(7, 7 * n + 1, 7)))
+    if (not n or len(ends) != n or not all(map(lt, starts, ends)) or not all(map(le, ends[:-1], starts[1:]))
+            or any(raw[s + 5] not in _TAG_NAME_END for s in starts)):
+        return _scan(raw, "", line, None).posts
+    tags = _POST_ATTRS.findall(raw)
+    if len(tags) != n:
+        return _scan(raw, "", line, None).posts
+    if any("'" in t or "&" in t for t in tags):  # single-quoted or escaped values: the general way
+        dicts = [{k: _REF.sub(_ref_char, v1 or v2) for k, v1, v2 in reversed(_ATTR.findall(t))} for t in tags]
+    else:
+        dicts = [dict(reversed(_ATTR_DQ.findall(t))) for t in tags]  # first of a repeated name wins
+    new = tuple.__new__
+    return tuple(new(Post, (d.get("id") or f"p{k}", d.get("author"), d.get("datetime"), s, e, raw, line))
+                 for k, d, s, e in zip(range(1, n + 1), dicts, starts, ends))
+
+
+def _id_of(raw: str) -> str | None:
+    """The id attribute of the thread's ``<doc>`` start tag (for messages), or None."""
+    m = _DOC_ID.search(raw)
+    return m.group(1) if m else None
+
+
+_tls = threading.local()
+
+
+def _parser() -> "etree.XMLParser":
+    """A per-thread libxml2 parser that never loads a DTD, resolves an entity or uses the network."""
+    p = getattr(_tls, "parser", None)
+    if p is None:
+        p = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, dtd_validation=False,
+                            huge_tree=False, remove_blank_text=False, collect_ids=False)
+        _tls.parser = p
+    return p
+
+
+def _scan(raw: str, path: str, line: int, lang: str | None) -> Thread:
+    """The careful pure-Python path: tokenise every tag with a stack; precise errors with hints."""
+    m0 = _DOC_ID.search(raw)
+    tid: str | None = m0.group(1) if m0 else None
+
+    def fail(message: str, at: int, hint: str) -> CorpusError:
+        return CorpusError(message, file=path, line=line + raw.count("\n", 0, at), hint=hint, thread=tid)
+
+    d = _DTD.search(raw)
+    if d:
+        raise fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)", d.start(),
+                   "remove the declaration; thread files need none")
+    stack: list[str] = []               # names of open elements
+    opened: list[int] = []              # raw offset of each open element's start tag
+    doc_seen = False
+    in_doc = False
+    in_post = False
+    headline_parts: list[str] | None = None
+    headline = ""
+    posts: list[Post] = []
+    post_attrs: dict[str, str] = {}
+    post_start = 0
+    pos = 0
+
+    for m in _MARKUP.finditer(raw):
+        close, name, attrs, special = m.groups()
+        s, e = m.span()
+        if s > pos:
+            seg = raw[pos:s]
+            if in_post or in_doc:
+                if "&" in seg:
+                    _decode_text(seg, raw, pos, path, line, tid)
+                if headline_parts is not None:
+                    headline_parts.append(_decode_text(seg, raw, pos, path, line, tid))
+            elif seg.strip("\ufeff \t\r\n"):
+                raise fail(f"text outside <doc>: {seg.strip()[:30]!r}", pos, "a thread is one <doc> element")
+        pos = e
+        if name is None:
+            if special is None:
+                raise fail(f"malformed markup {raw[s:s + 20]!r}", s,
+                           "escape a literal '<' as &lt; and close every tag with '>'")
+            continue  # comments, processing instructions, CDATA: no structure
+        if attrs and not _ATTRS_OK.fullmatch(attrs):
+            raise fail(f"malformed tag {raw[s:min(e, s + 40)]!r}", s,
+                       'write attributes as name="value" and close the tag with > or />')
+        if close:
+            if attrs and not attrs.isspace():
+                raise fail(f"malformed end tag {raw[s:e][:30]!r}", s, "an end tag is </name>")
+            if not stack or stack[-1] != name:
+                if stack:
+                    raise fail(f"mismatched </{name}>: <{stack[-1]}> opened at line "
+                               f"{line + raw.count(chr(10), 0, opened[-1])} is still open", s,
+                               f"close <{stack[-1]}> before </{name}>")
+                raise fail(f"</{name}> without a start tag", s, "remove it or add the start tag")
+            stack.pop()
+            opened.pop()
+            if name == "post" and in_post and len(stack) == 1:
+                posts.append(Post(post_attrs.get("id") or f"p{len(posts) + 1}", post_attrs.get("author"),
+                                  post_attrs.get("datetime"), post_start, e, raw, line))
+                in_post = False
+            elif name == "headline" and headline_parts is not None and len(stack) == 1:
+                headline = " ".join("".join(headline_parts).split())
+                headline_parts = None
+            elif name == "doc" and not stack:
+                in_doc = False
+            continue
+        empty = attrs.endswith("/")
+        if in_post:
+            if name == "quote" and attrs:
+                _attrs(attrs, raw, s, path, line, tid)
+            elif name == "post" or name == "doc":
+                raise fail(f"<{name}> inside <post>", s, "close the previous <post> with </post> first")
+        elif name == "post":
+            if len(stack) != 1:
+                raise fail("<post> outside <doc>" if not stack else f"<post> inside <{stack[-1]}>", s,
+                           "a <post> belongs directly inside <doc>")
+            post_attrs = _attrs(attrs, raw, s, path, line, tid) if attrs else {}
+            post_start = s
+            if empty:
+                posts.append(Post(post_attrs.get("id") or f"p{len(posts) + 1}", post_attrs.get("author"),
+                                  post_attrs.get("datetime"), s, e, raw, line))
+            else:
+                in_post = True
+        elif not stack:
+            if name != "doc" or doc_seen:
+                raise fail(f"<{name}> outside <doc>" if name != "doc" else "a second <doc> in one thread", s,
+                           "a thread is one <doc> element; check for a missing </doc>")
+            doc_seen = True
+            in_doc = not empty
+            tid = _attrs(attrs, raw, s, path, line, tid).get("id") or None
+            if not tid:
+                raise fail("<doc> has no id attribute", s, 'add id="..." to the <doc> start tag')
+        elif name == "doc":
+            raise fail("<doc> inside <doc>", s, "close the previous thread with </doc>")
+        elif name == "headline" and len(stack) == 1 and not empty:
+            headline_parts = []
+        if not empty:
+            stack.append(name)
+            opened.append(s)
+    if pos < len(raw) and not stack:
+        seg = raw[pos:]
+        if seg.strip("\ufeff \t\r\n"):
+            raise fail(f"text after </doc>: {seg.strip()[:30]!r}", pos, "a thread is one <doc> element")
+    if stack:
+        raise fail(f"<{stack[-1]}> is never closed", opened[-1], f"add </{stack[-1]}>")
+    if not doc_seen:
+        raise fail("no <doc> element", 0, "a thread is one <doc id=...> element")
+    if not posts:
+        raise fail("thread has no <post>", 0, "a thread needs at least one <post> element")
+    language = lang_of(tid, lang) or UNKNOWN  # type: ignore[arg-type]
+    return Thread(tid, language, headline, path, raw, tuple(posts), line)  # type: ignore[arg-type]
+
+
+def post_pieces(raw: str, start: int, end: int) -> tuple[Piece, ...]:
+    """The text runs of the (well-formed) post element ``raw[start:end]``, in order.
+
+    Each run is a maximal stretch of text between two tags: its raw span, decoded text, the
+    number of ``<quote>`` elements around it and the innermost one's ``orig_author``. Text in
+    CDATA sections counts (verbatim); comments and processing instructions carry none.
+    """
+    pieces: list[Piece] = []
+    authors: list[str | None] = []
+    depth = 0
+    author: str | None = None
+    pos = -1
+    new_piece = tuple.__new__
+    for m in _MARKUP.finditer(raw, start, end):
+        close, name, attrs, special = m.groups()
+        s, e = m.span()
+        if pos >= 0 and s > pos:
+            seg = raw[pos:s]
+            pieces.append(new_piece(Piece, (pos, s, _REF.sub(_ref_char, seg) if "&" in seg else seg,
+                                            depth, author)))
+        pos = e
+        if name == "quote":
+            if close:
+                authors.pop()
+                depth -= 1
+                author = authors[-1] if authors else None
+            elif not attrs.endswith("/"):
+                a = _ATTR_QUOTE_AUTHOR.search(attrs) if attrs else None
+                author = None
+                if a:
+                    author = a.group(1) if a.group(1) is not None else a.group(2)
+                    if "&" in author:
+                        author = _REF.sub(_ref_char, author)
+                authors.append(author)
+                depth += 1
+        elif special is not None and special.startswith("![CDATA[") and s + 9 < e - 3:
+            pieces.append(Piece(s + 9, e - 3, raw[s + 9:e - 3], depth, author))
+    return tuple(pieces)
+
+
+def _ref_char(m: re.Match) -> str:
+    if m.group(3):
+        return _NAMED[m.group(3)]
+    return chr(int(m.group(1)) if m.group(1) else int(m.group(2), 16))
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+def iter_threads(paths: PathLike | Iterable[PathLike], *, lang: str | None = None, skip_bad: bool = False,
+                 bad: BadThreads | None = None) -> Iterator[Thread]:
+    """Stream the threads of files, zip archives and folders, in order.
+
+    By default the first bad thread raises ``CorpusError`` (file, line, thread, hint). With
+    ``skip_bad=True`` a bad thread is skipped and recorded in ``bad`` (pass a ``BadThreads`` to
+    see them), and reading goes on with the next thread; a truncated compressed stream loses
+    only what follows the break. ``lang`` overrides the language of every thread.
+    """
+    if bad is None:
+        bad = BadThreads()
+    for file in iter_source_files(paths):
+        try:
+            for name, opener in _open_streams(file):
+                yield from _iter_stream(name, opener, lang, skip_bad, bad)
+        except CorpusError as exc:
+            if not skip_bad:
+                raise
+            bad.add(exc)
+        except OSError as exc:
+            err = CorpusError(f"cannot read: {exc}", file=str(file), hint="check the file's permissions")
+            if not skip_bad:
+                raise err from exc
+            bad.add(err)
+
+
+def _iter_stream(name: str, opener: Callable[[], BinaryIO], lang: str | None, skip_bad: bool,
+                 bad: BadThreads) -> Iterator[Thread]:
+    with opener() as stream:
+        for item in split_docs(iter_chunks(stream), name):
+            if isinstance(item, CorpusError):
+                if not skip_bad:
+                    raise item
+                bad.add(item)
+                continue
+            for result in _parse_raw_doc(item, name, lang):
+                if isinstance(result, CorpusError):
+                    if not skip_bad:
+                        raise result
+                    bad.add(result)
+                else:
+                    yield result
+
+
+def _parse_raw_doc(item: RawDoc, name: str, lang: str | None) -> Iterator[Thread | CorpusError]:
+    """Parse one cut ``<doc>``; when it fails because an earlier ``<doc>`` never closed (so the cut
+    holds two threads), report that one and parse the rest as its own thread."""
+    try:
+        yield parse_thread_text(item.raw, path=name, line=item.line, lang=lang)
+        return
+    except CorpusError as exc:
+        first = _DOC_OPEN.search(item.raw)
+        ms = _next_doc_open(item.raw, first.end(), len(item.raw)) if first else None
+        if ms is None:
+            yield exc
+            return
+        id_m = _DOC_ID.match(item.raw, first.start())
+        yield CorpusError("<doc> is never closed before the next <doc>", file=name,
+                          line=item.line + item.raw.count("\n", 0, first.start()),
+                          thread=id_m.group(1) if id_m else None, hint="add the missing </doc>")
+        rest = RawDoc(item.raw[ms.start():], item.line + item.raw.count("\n", 0, ms.start()))
+        yield from _parse_raw_doc(rest, name, lang)
+
+
+def read_threads(paths: PathLike | Iterable[PathLike], **kwargs) -> list[Thread]:
+    """All threads of ``paths`` as a list (convenience for small collections and tests)."""
+    return list(iter_threads(paths, **kwargs))

@@ -1,0 +1,359 @@
+"""Typed records of a forum collection, ir_datasets style.
+
+Every ``start``/``end`` is a raw offset: a 0-based index in Unicode code points into
+``Thread.raw``, the still-escaped XML of the thread (SPEC §2 "Offsets"). ``thread.raw[offset]``
+is the character a citation points at. For a file that holds one ``<doc>`` after an XML
+declaration, ``raw`` starts at the beginning of the file (the declaration included), as in the
+LDC releases; for concatenated ``<doc>`` elements, ``raw`` starts at the ``<`` of ``<doc``.
+"""
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator, NamedTuple
+
+LANGS = ("eng", "arz", "cmn")
+
+_QUOTE_TAG = re.compile(r"<quote(?=[\s/>])")
+_ENTITY = re.compile(r"&(#[0-9]+|#x[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+class Piece(NamedTuple):
+    """A run of decoded text between two tags of a post, with its raw span.
+
+    ``text`` is the decoded text (entities resolved); ``raw[start:end]`` is its escaped form.
+    ``quote_depth`` is 0 for the author's own text and n inside n nested ``<quote>`` elements;
+    ``orig_author`` is the innermost quote's ``orig_author`` attribute (None when absent).
+    """
+
+    start: int
+    end: int
+    text: str
+    quote_depth: int = 0
+    orig_author: str | None = None
+
+    @property
+    def is_quote(self) -> bool:
+        return self.quote_depth > 0
+
+
+@dataclass(frozen=True, slots=True)
+class TextMap:
+    """Decoded text with the raw span of every character, so any span maps back to the XML.
+
+    ``offsets[i]`` is the raw offset of ``text[i]`` and ``ends[i]`` the raw end of it (an entity
+    such as ``&amp;`` is one decoded character whose raw span is 5 long); ``offsets[len(text)]``
+    is the raw end of the last piece. Pieces separated by inline tags only (``<a>``, ``<img/>``)
+    are joined directly; pieces separated by a ``<quote>`` boundary are joined with one newline,
+    a zero-width character whose offset and end are the end of the previous piece.
+    """
+
+    text: str
+    offsets: tuple[int, ...]
+    ends: tuple[int, ...] = ()
+
+    def raw_offset(self, i: int) -> int:
+        """Raw offset of decoded character ``i`` (``i == len(text)`` gives the raw end)."""
+        return self.offsets[i]
+
+    def raw_span(self, i: int, j: int) -> tuple[int, int]:
+        """Raw [start, end) of decoded ``text[i:j]``; an entity at either edge is included whole."""
+        if j <= i:
+            return self.offsets[i], self.offsets[i]
+        return self.offsets[i], self.ends[j - 1]
+
+    def index_of_raw(self, offset: int) -> int:
+        """The first decoded index whose raw offset is at or after ``offset``."""
+        return bisect.bisect_left(self.offsets, offset, 0, len(self.text))
+
+    def index_at_raw(self, offset: int) -> int:
+        """The decoded index of the character whose raw span holds ``offset``, else the next one.
+
+        An offset inside ``&amp;`` gives the ``&`` it encodes; an offset inside a tag gives the
+        first character after the tag; ``len(text)`` when nothing follows.
+        """
+        return bisect.bisect_right(self.ends, offset)
+
+
+class Post(NamedTuple):
+    """One ``<post>`` element: ``raw[start:end]`` runs from ``<post`` to the end of ``</post>``.
+
+    ``pieces`` (the post's text runs) are tokenised from the thread's raw text on first use and
+    cached, so reading a collection does not pay for text nobody looks at. ``thread_raw`` is a
+    reference to ``Thread.raw`` (not a copy); it is left out of ``repr``.
+    """
+
+    id: str
+    author: str | None
+    datetime: str | None
+    start: int
+    end: int
+    thread_raw: str = ""
+    thread_line: int = 1  # source line of thread_raw[0]
+
+    def __repr__(self) -> str:
+        return (f"Post(id={self.id!r}, author={self.author!r}, datetime={self.datetime!r}, "
+                f"start={self.start}, end={self.end}, line={self.line})")
+
+    @property
+    def line(self) -> int:
+        """1-based line of ``<post`` in the source file (counted on demand, for messages)."""
+        return self.thread_line + self.thread_raw.count("\n", 0, self.start)
+
+    @property
+    def pieces(self) -> tuple[Piece, ...]:
+        """Text runs between tags, in order, with raw spans, quote depth and quoted author."""
+        return _post_pieces(self.thread_raw, self.start, self.end)
+
+    @property
+    def xml(self) -> str:
+        """The raw XML of the post element."""
+        return self.thread_raw[self.start:self.end]
+
+    @property
+    def own_text(self) -> str:
+        """The author's own text (quotes left out); a newline stands where a quote was cut out."""
+        out: list[str] = []
+        cut = False
+        for p in self.pieces:
+            if p.is_quote:
+                cut = True
+                continue
+            if cut and out:
+                out.append("\n")
+            cut = False
+            out.append(p.text)
+        return "".join(out)
+
+    @property
+    def quote_count(self) -> int:
+        """Number of outermost ``<quote>`` elements (a run of consecutive quote pieces counts once)."""
+        n, inside = 0, False
+        for p in self.pieces:
+            if p.is_quote and not inside:
+                n += 1
+            inside = p.is_quote
+        return n
+
+
+@functools.lru_cache(maxsize=1024)
+def _post_pieces(raw: str, start: int, end: int) -> tuple[Piece, ...]:
+    from indexing.reader import post_pieces  # local: the tokenizer lives with the reader
+
+    return post_pieces(raw, start, end)
+
+
+class Thread:
+    """One ``<doc>``: its id, language, headline, source, raw XML and posts in document order.
+
+    Immutable. ``posts`` may be given, or left to be found in ``raw`` on first use (the reader
+    checks a thread completely when it reads it, so finding the posts later cannot fail; a
+    collection read for a few threads never pays for the posts of the others).
+    """
+
+    __slots__ = ("id", "lang", "headline", "path", "raw", "line", "_posts", "_starts")
+
+    id: str
+    lang: str
+    headline: str
+    path: str
+    raw: str
+    line: int  # 1-based line of the first character of ``raw`` in the source file
+
+    def __init__(self, id: str, lang: str, headline: str, path: str, raw: str,
+                 posts: tuple[Post, ...] | None = None, line: int = 1) -> None:
+        setter = object.__setattr__
+        setter(self, "id", id)
+        setter(self, "lang", lang)
+        setter(self, "headline", headline)
+        setter(self, "path", path)
+        setter(self, "raw", raw)
+        setter(self, "line", line)
+        setter(self, "_posts", None if posts is None else tuple(posts))
+        setter(self, "_starts", None)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"Thread is immutable (cannot set {name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Thread is immutable (cannot delete {name})")
+
+    def _key(self) -> tuple:
+        return (self.id, self.lang, self.headline, self.path, self.raw, self.line)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Thread) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.path, self.line, len(self.raw)))
+
+    def __repr__(self) -> str:
+        return (f"Thread(id={self.id!r}, lang={self.lang!r}, headline={self.headline!r}, path={self.path!r}, "
+                f"line={self.line}, chars={len(self.raw)})")
+
+    def __reduce__(self):
+        return (Thread, (self.id, self.lang, self.headline, self.path, self.raw, self._posts, self.line))
+
+    @property
+    def posts(self) -> tuple[Post, ...]:
+        """The ``<post>`` elements in document order (found in ``raw`` on first use)."""
+        posts = self._posts
+        if posts is None:
+            from indexing.reader import find_posts  # local: the tokenizer lives with the reader
+
+            posts = find_posts(self.raw, self.line)
+            object.__setattr__(self, "_posts", posts)
+        return posts
+
+    @property
+    def quotes(self) -> int:
+        """Number of ``<quote>`` elements in the thread, nested ones included."""
+        return len(_QUOTE_TAG.findall(self.raw))
+
+    @property
+    def _post_starts(self) -> tuple[int, ...]:
+        starts = self._starts
+        if starts is None:
+            starts = tuple(p.start for p in self.posts)
+            object.__setattr__(self, "_starts", starts)
+        return starts
+
+    def post(self, post_id: str) -> Post | None:
+        """The post with id ``post_id`` (``"p4"``), or None."""
+        for p in self.posts:
+            if p.id == post_id:
+                return p
+        return None
+
+    def post_at(self, offset: int) -> Post | None:
+        """The post whose element spans ``offset`` (None outside every ``<post>``)."""
+        i = bisect.bisect_right(self._post_starts, offset) - 1
+        if i >= 0 and self.posts[i].start <= offset < self.posts[i].end:
+            return self.posts[i]
+        return None
+
+    def line_of(self, offset: int) -> int:
+        """1-based line in the source file of raw offset ``offset`` (for messages)."""
+        return self.line + self.raw.count("\n", 0, max(0, offset))
+
+    def text_map(self, post: Post, quotes: bool | None = False) -> TextMap:
+        """The post's decoded text with exact raw spans per character.
+
+        ``quotes=False``: the author's own text; ``True``: the quoted text only; ``None``: all of it.
+        Built on demand (never stored), so reading a collection stays cheap.
+        """
+        if quotes is None:
+            return build_text_map(self.raw, post.pieces)
+        return build_text_map(self.raw, [p for p in post.pieces if p.is_quote == quotes])
+
+    def text_at(self, offset: int) -> str:
+        """Decoded text from ``offset`` to the end of the post that holds it (quotes included).
+
+        An offset inside an entity starts at that entity's character; one inside a tag starts at
+        the next text. Empty when no post holds the offset.
+        """
+        from indexing.lookup import text_at  # local: keeps records import-light
+
+        return text_at(self, offset)
+
+    def word_distance(self, offset: int, span_start: int) -> int:
+        """Words of decoded text between ``offset`` and ``span_start`` (0 when offset is at or after).
+
+        Used for the three-word rule: a citation may point up to three words before its text.
+        Tags count as word breaks, entities as their character; see ``indexing.lookup.count_words``.
+        """
+        from indexing.lookup import word_distance
+
+        return word_distance(self, offset, span_start)
+
+    def find_text(self, text: str, near: int, max_words: int = 3) -> tuple[int, int] | None:
+        """Raw span of ``text`` (decoded, whitespace-insensitive) starting within ``max_words``
+        words after ``near`` in the same post, or containing ``near``; None when absent."""
+        from indexing.lookup import find_text_near
+
+        return find_text_near(self, text, near, max_words)
+
+    def iter_pieces(self) -> Iterator[tuple[Post, Piece]]:
+        for post in self.posts:
+            for piece in post.pieces:
+                yield post, piece
+
+
+def decode_offsets(raw: str, start: int) -> tuple[str, list[int]]:
+    """Decode an escaped text run ``raw`` that begins at raw offset ``start``.
+
+    Returns the decoded string and the raw offset of each decoded character.
+    """
+    text, offs, _ = decode_spans(raw, start)
+    return text, offs
+
+
+def decode_spans(raw: str, start: int) -> tuple[str, list[int], list[int]]:
+    """Like ``decode_offsets``, plus the raw end of each decoded character."""
+    out: list[str] = []
+    offs: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for m in _ENTITY.finditer(raw):
+        if m.start() > pos:
+            out.append(raw[pos:m.start()])
+            offs.extend(range(start + pos, start + m.start()))
+            ends.extend(range(start + pos + 1, start + m.start() + 1))
+        out.append(_decode_entity(m.group(1), m.group(0)))
+        offs.append(start + m.start())
+        ends.append(start + m.end())
+        pos = m.end()
+    if pos < len(raw):
+        out.append(raw[pos:])
+        offs.extend(range(start + pos, start + len(raw)))
+        ends.extend(range(start + pos + 1, start + len(raw) + 1))
+    return "".join(out), offs, ends
+
+
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+
+
+def _decode_entity(body: str, whole: str) -> str:
+    if body.startswith("#x"):
+        return chr(int(body[2:], 16))
+    if body.startswith("#"):
+        return chr(int(body[1:]))
+    return _NAMED.get(body, whole)
+
+
+def _quote_between(raw: str, a: int, b: int) -> bool:
+    gap = raw[a:b]
+    return "<quote" in gap or "</quote" in gap
+
+
+def build_text_map(raw: str, pieces: Iterable[Piece]) -> TextMap:
+    """Join pieces into one decoded text with exact per-character raw spans.
+
+    Offsets come from decoding each piece's escaped slice ``raw[start:end]`` again, so an entity
+    such as ``&amp;`` maps its one decoded character to the raw span of the whole entity.
+    Pieces are joined directly unless a ``<quote>`` boundary lies between them (then a newline).
+    """
+    text_parts: list[str] = []
+    offs: list[int] = []
+    ends: list[int] = []
+    last_end = -1
+    for p in pieces:
+        if last_end >= 0 and _quote_between(raw, last_end, p.start):
+            text_parts.append("\n")
+            offs.append(last_end)
+            ends.append(last_end)
+        slice_ = raw[p.start:p.end]
+        if len(slice_) == len(p.text):
+            text_parts.append(p.text)
+            offs.extend(range(p.start, p.end))
+            ends.extend(range(p.start + 1, p.end + 1))
+        else:
+            text, o, e = decode_spans(slice_, p.start)
+            text_parts.append(text)
+            offs.extend(o)
+            ends.extend(e)
+        last_end = p.end
+    offs.append(max(last_end, 0))
+    return TextMap("".join(text_parts), tuple(offs), tuple(ends))
