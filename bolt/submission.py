@@ -17,11 +17,12 @@ Every finding is a :class:`bolt.problems.Problem` whose ``rule`` is one of :data
 """
 from __future__ import annotations
 
+from indexing.atomic import atomic_write_text
+
 import codecs
 import gzip
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Iterable, Iterator, NamedTuple
@@ -788,15 +789,6 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic_write_text(path, text)
+
+

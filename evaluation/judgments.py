@@ -9,10 +9,11 @@ written back, so a round trip through this module loses nothing. See ``docs/judg
 """
 from __future__ import annotations
 
+from indexing.atomic import atomic_open
+
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -333,22 +334,11 @@ def write_judgments(judgments: Iterable[Judgment], path: str | os.PathLike, head
     ``header`` (assessor name/version, thresholds, model id...) becomes a first line
     ``{"_meta": header}``; the lines after it follow SPEC §5 exactly.
     """
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            if header is not None:
-                fh.write(json.dumps({META_KEY: header}, ensure_ascii=False, sort_keys=True) + "\n")
-            for j in judgments:
-                fh.write(dumps_judgment(j) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_open(path) as fh:
+        if header is not None:
+            fh.write(json.dumps({META_KEY: header}, ensure_ascii=False, sort_keys=True) + "\n")
+        for j in judgments:
+            fh.write(dumps_judgment(j) + "\n")
 
 
 # ---------------------------------------------------------------------------------- holistic judgments

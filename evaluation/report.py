@@ -15,12 +15,13 @@ Plots are PNG data URIs (``evaluation.plots``); the file needs no network, scrip
 """
 from __future__ import annotations
 
+from indexing.atomic import atomic_write_text
+
 import html
 import json
 import math
 import os
 import re
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
@@ -625,19 +626,4 @@ def render_report(*, topics: Sequence, runs: Sequence, judgments: Iterable, scor
 
 def write_report(path: str | os.PathLike, **kwargs: Any) -> Path:
     """Render the report (``render_report`` keywords) and write it atomically to ``path``."""
-    text = render_report(**kwargs)
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    return atomic_write_text(path, render_report(**kwargs))

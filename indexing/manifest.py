@@ -6,11 +6,12 @@ reprs), library versions and per-language counts. ``check_manifest`` re-hashes t
 """
 from __future__ import annotations
 
+from indexing.atomic import atomic_write_text
+
 import hashlib
 import json
 import os
 import platform
-import tempfile
 import time
 from pathlib import Path
 from typing import Iterable
@@ -70,15 +71,7 @@ def make_manifest(*, backend: str, roots: list[str], inputs: list[dict], setting
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, ensure_ascii=False)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n", newline=None)
 
 
 def read_manifest(index_dir: str | os.PathLike) -> dict:

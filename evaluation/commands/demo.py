@@ -11,10 +11,11 @@ once. A failing step raises one ``ToolkitError`` naming the step and what to do.
 """
 from __future__ import annotations
 
+from indexing.atomic import atomic_write_text
+
 import argparse
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -352,14 +353,6 @@ def _rel(p: Path, base: Path) -> str:
 
 def _write_text(path: Path, text: str) -> None:
     """Atomic write: temp file beside the target, then ``os.replace``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic_write_text(path, text)
+
+

@@ -1,13 +1,13 @@
 """``bolt score``: score runs from judgments (SPEC §6, §8), with a signature that reproduces every number."""
 from __future__ import annotations
 
+from indexing.atomic import atomic_write_text
+
 import argparse
 import csv
 import io
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from bolt.exit_codes import SUCCESS
@@ -108,16 +108,7 @@ def _csv_text(rep) -> str:
 
 
 def _write_atomic(path: str, text: str) -> None:
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent if str(target.parent) else ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write_text(path, text, newline="")
 
 
 def _table(rep) -> None:
@@ -135,7 +126,7 @@ def _table(rep) -> None:
     first = rep.metrics[0] if rep.metrics else None
     zero = {m: len(ts) for m, ts in rep.zero_median.items()}
     if first is not None:
-        console.print(f"topics whose median over runs is zero: "
+        console.print("topics whose median over runs is zero: "
                       + ", ".join(f"{m} {n}" for m, n in zero.items()), highlight=False)
     console.print(rep.signature, highlight=False, soft_wrap=True)
 
