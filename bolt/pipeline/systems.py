@@ -1,0 +1,290 @@
+"""The three systems: ``main`` (the baseline to beat), and the references ``lead`` and ``bm25-sentences``.
+
+``main``: translate the query (lexicons) -> per-language BM25 retrieval of passages -> candidate
+posts -> own-text sentences with raw offsets -> score (concept BM25 + embedding cosine +
+retrieval prior) -> cluster near-duplicates (one bullet per cluster, citing every post in it) ->
+keep clusters scoring >= ``rel_threshold`` x best and >= ``abs_floor`` (at most ``max_bullets``).
+
+``lead``: the first sentence of each of the top ``lead_posts`` posts. ``bm25-sentences``: the top
+``max_bullets`` sentences by Okapi BM25, no de-duplication (beyond dropping a repeat of the
+exact same text, which the submission format refuses). Both use the same retrieval as ``main``.
+"""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable
+
+from bolt.pipeline.candidates import CandidatePost, Sentence, candidate_posts, post_sentences
+from bolt.pipeline.config import SystemConfig
+from bolt.pipeline.redundancy import cluster
+from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, matched_concepts
+from bolt.pipeline.text import word_count
+from bolt.pipeline.translate import QueryPlan, plan_query
+
+LANG_ORDER = ("eng", "arz", "cmn")
+QUESTION_MARKS = ("?", "؟", "？")
+STAGES = ("translate", "retrieve", "sentences", "score", "embed", "cluster", "select")
+
+
+@dataclass(frozen=True, slots=True)
+class DistilledBullet:
+    """A bullet before it becomes a submission record: text, (thread, raw offset) citations, score."""
+
+    text: str
+    sources: tuple[tuple[str, int], ...]
+    score: float
+    lang: str
+    gloss: str | None = None
+
+
+class Distiller:
+    """Runs one system over queries against an open index; keeps per-stage timings in ``timings``."""
+
+    def __init__(self, searcher, corpus, config: SystemConfig | None = None,
+                 translator: Callable[[str, str], str] | None = None, thread_cache: int = 512) -> None:
+        self.searcher = searcher
+        self.corpus = corpus
+        self.config = config or SystemConfig()
+        self.translator = translator
+        self.timings: dict[str, float] = {s: 0.0 for s in STAGES}
+        self._threads: OrderedDict = OrderedDict()
+        self._thread_cache = thread_cache
+        langs = tuple(getattr(searcher, "langs", None) or LANG_ORDER)
+        self.langs = tuple(lg for lg in LANG_ORDER if lg in langs) + tuple(sorted(set(langs) - set(LANG_ORDER)))
+
+    @contextmanager
+    def _stage(self, name: str):
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
+
+    def thread(self, thread_id: str):
+        th = self._threads.get(thread_id)
+        if th is None:
+            th = self.corpus.get(thread_id)
+            self._threads[thread_id] = th
+            if len(self._threads) > self._thread_cache:
+                self._threads.popitem(last=False)
+        else:
+            self._threads.move_to_end(thread_id)
+        return th
+
+    # -- shared stages -------------------------------------------------------------------------
+    def plan(self, query: str) -> QueryPlan:
+        with self._stage("translate"):
+            return plan_query(query, self.langs, translate=self.config.translate)
+
+    def retrieve(self, plan: QueryPlan, units: str = "passage") -> list[CandidatePost]:
+        with self._stage("retrieve"):
+            posts: list[CandidatePost] = []
+            for lang in self.langs:
+                q = plan.query_for(lang).strip()
+                k = self.config.k_for(lang)
+                if not q or k == 0:
+                    continue
+                hits = self.searcher.search(q, k=k, lang=lang, units=units)
+                posts.extend(candidate_posts(hits, lang))
+            return posts
+
+    def expand(self, posts: list[CandidatePost]) -> list[CandidatePost]:
+        """Add every post of the ``expand_threads`` best threads per language.
+
+        Forum threads stay on one subject, and later replies carry the facts without repeating
+        the query's words (nor its names, in another script); their prior is the thread's best
+        post score, halved.
+        """
+        n = self.config.expand_threads
+        if n <= 0:
+            return posts
+        with self._stage("retrieve"):
+            have = {(p.thread, p.post) for p in posts}
+            best: dict[tuple[str, str], float] = {}
+            for p in posts:
+                key = (p.lang, p.thread)
+                best[key] = max(best.get(key, 0.0), p.norm)
+            out = list(posts)
+            for lang in self.langs:
+                threads = sorted(((-v, t) for (lg, t), v in best.items() if lg == lang))[:n]
+                for negv, tid in threads:
+                    th = self.thread(tid)
+                    if th is None:
+                        continue
+                    for post in th.posts:
+                        if (tid, post.id) not in have:
+                            have.add((tid, post.id))
+                            out.append(CandidatePost(tid, post.id, lang, 0.0, len(out), -negv * 0.5))
+            return out
+
+    def sentences(self, posts: list[CandidatePost], filtered: bool = True,
+                  questions: bool = True) -> list[Sentence]:
+        cfg = self.config
+        with self._stage("sentences"):
+            out = []
+            for cand in posts:
+                th = self.thread(cand.thread)
+                if th is None:
+                    continue
+                for s in post_sentences(th, cand):
+                    n = word_count(s.text, s.lang)
+                    if filtered and not (cfg.min_words <= n <= cfg.max_words):
+                        continue
+                    if not questions and s.text.rstrip(" \"'”»)").endswith(QUESTION_MARKS):
+                        continue
+                    out.append(s)
+            return out
+
+    def _gloss(self, s: Sentence) -> str | None:
+        if self.translator is None or s.lang == "eng":
+            return None
+        return self.translator(s.text, s.lang)
+
+    # -- systems -------------------------------------------------------------------------------
+    def distill(self, query: str) -> list[DistilledBullet]:
+        name = self.config.name
+        if name == "lead":
+            return self.lead(query)
+        if name == "bm25-sentences":
+            return self.bm25_sentences(query)
+        return self.main(query)
+
+    def main(self, query: str) -> list[DistilledBullet]:
+        cfg = self.config
+        plan = self.plan(query)
+        sents = self.sentences(self.expand(self.retrieve(plan)), questions=not cfg.drop_questions)
+        if not sents:
+            return []
+        with self._stage("score"):
+            matched = matched_concepts(plan, sents)
+            lexical = concept_scores(plan, matched)
+            coverage = coverage_scores(plan, sents, matched)
+            thread_cov = self._thread_coverage(plan, sents, matched)
+        with self._stage("embed"):
+            eligible = [i for i, s in enumerate(sents) if cfg.multilingual or s.lang == "eng"]
+            eligible.sort(key=lambda i: (-(lexical[i] + sents[i].retrieval), _key(sents[i])))
+            eligible = eligible[: cfg.embed_top]
+            vectors: dict[int, object] = {}
+            semantic: dict[int, float] = {}
+            if eligible:
+                from bolt.embedding import get_embedder
+
+                emb = get_embedder(cfg.model)
+                mat = emb.encode([sents[i].text for i in eligible])
+                q = emb.encode([query])[0]
+                for row, i in enumerate(eligible):
+                    vectors[i] = mat[row]
+                    semantic[i] = max(0.0, float(mat[row] @ q))
+        with self._stage("score"):
+            scores = []
+            for i, s in enumerate(sents):
+                # Without an embedding (Arabic/Chinese and an English-only model), the coverage of
+                # the concepts the language can express stands in for the semantic half.
+                base = cfg.w_lexical * lexical[i] + (1 - cfg.w_lexical) * coverage[i]
+                if i in semantic:
+                    base = cfg.w_lexical * lexical[i] + (1 - cfg.w_lexical) * semantic[i]
+                scores.append((1 - cfg.w_retrieval - cfg.w_thread) * base + cfg.w_thread * thread_cov[s.thread]
+                              + cfg.w_retrieval * s.retrieval)
+        with self._stage("cluster"):
+            order = sorted(range(len(sents)), key=lambda i: (-scores[i], _key(sents[i])))
+            best = scores[order[0]]
+            cut = max(cfg.abs_floor, cfg.rel_threshold * best)
+            # Only sentences that could head or join a kept cluster are clustered.
+            order = [i for i in order if scores[i] >= cfg.abs_floor * 0.5]
+            clusters = cluster(order, sents, vectors, matched, cfg.dup_cosine, cfg.dup_jaccard,
+                               cfg.dup_concepts)
+        with self._stage("select"):
+            above, extra = [], []
+            per_lang: dict[str, int] = {}
+            for c in clusters:  # best first
+                head = sents[c.head]
+                if scores[c.head] >= cut:
+                    above.append(c)
+                elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
+                      and coverage[c.head] >= cfg.min_coverage and scores[c.head] >= cfg.abs_floor):
+                    extra.append(c)
+                else:
+                    continue
+                per_lang[head.lang] = per_lang.get(head.lang, 0) + 1
+            extra = extra[: cfg.max_bullets // 2]
+            keep = above[: max(0, cfg.max_bullets - len(extra))] + extra
+            keep.sort(key=lambda c: (-scores[c.head], _key(sents[c.head])))
+            bullets = []
+            for c in keep:
+                head = sents[c.head]
+                sources = [(head.thread, head.offset)]
+                seen_posts = {(head.thread, head.post)}
+                for m in sorted(c.members[1:], key=lambda i: _key(sents[i])):
+                    s = sents[m]
+                    if (s.thread, s.post) in seen_posts or len(sources) >= cfg.max_sources:
+                        continue
+                    seen_posts.add((s.thread, s.post))
+                    sources.append((s.thread, s.offset))
+                bullets.append(DistilledBullet(head.text, tuple(sources), round(scores[c.head], 6),
+                                               head.lang, self._gloss(head)))
+            return bullets
+
+    def _thread_coverage(self, plan: QueryPlan, sents: list[Sentence], matched) -> dict[str, float]:
+        """Per thread: the coverage score of all its candidate sentences and headline taken together."""
+        from bolt.pipeline.candidates import Sentence as S
+
+        union: dict[str, set] = {}
+        lang: dict[str, str] = {}
+        for s, m in zip(sents, matched):
+            union.setdefault(s.thread, set()).update(m)
+            lang[s.thread] = s.lang
+        heads = []
+        for tid in sorted(union):
+            th = self.thread(tid)
+            heads.append(S(tid, "", lang[tid], 0, 0, th.headline if th is not None else "", 0, 0.0, 0))
+        for h, m in zip(heads, matched_concepts(plan, heads)):
+            union[h.thread].update(m)
+        pseudo = [S(tid, "", lang[tid], 0, 0, "", 0, 0.0, 0) for tid in sorted(union)]
+        cov = coverage_scores(plan, pseudo, [frozenset(union[p.thread]) for p in pseudo])
+        return {p.thread: c for p, c in zip(pseudo, cov)}
+
+    def lead(self, query: str) -> list[DistilledBullet]:
+        cfg = self.config
+        plan = self.plan(query)
+        posts = self.retrieve(plan)
+        posts.sort(key=lambda p: (-p.norm, p.rank, LANG_ORDER.index(p.lang) if p.lang in LANG_ORDER else 9,
+                                  p.thread, p.post))
+        bullets = []
+        with self._stage("select"):
+            for p in posts:
+                if len(bullets) >= cfg.lead_posts:
+                    break
+                sents = self.sentences([p], filtered=False)
+                if sents and sents[0].text not in {b.text for b in bullets}:
+                    s = sents[0]
+                    bullets.append(DistilledBullet(s.text, ((s.thread, s.offset),), round(p.norm, 6),
+                                                   s.lang, self._gloss(s)))
+        return bullets
+
+    def bm25_sentences(self, query: str) -> list[DistilledBullet]:
+        cfg = self.config
+        plan = self.plan(query)
+        sents = self.sentences(self.retrieve(plan))
+        with self._stage("score"):
+            scores = bm25_scores(plan, sents)
+        with self._stage("select"):
+            order = sorted((i for i in range(len(sents)) if scores[i] > 0),
+                           key=lambda i: (-scores[i], _key(sents[i])))
+            out: list[DistilledBullet] = []
+            seen: set[str] = set()
+            for i in order:
+                if len(out) >= cfg.max_bullets:
+                    break
+                if sents[i].text in seen:  # the format forbids two bullets with one text
+                    continue
+                seen.add(sents[i].text)
+                out.append(DistilledBullet(sents[i].text, ((sents[i].thread, sents[i].offset),),
+                                           round(scores[i], 6), sents[i].lang, self._gloss(sents[i])))
+            return out
+
+
+def _key(s: Sentence) -> tuple:
+    return (s.thread, s.offset)

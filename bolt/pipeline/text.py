@@ -1,0 +1,92 @@
+"""Term analysis used to score and compare sentences: English stems, normalised Arabic, Chinese bigrams.
+
+The index has its own analysers (``indexing.analysis``); these ones serve the pipeline's sentence
+scoring, where a query *concept* (an English content word) must be found in a sentence of any
+language: in English by stem, in Arabic through the lexicon's normalised forms, in Chinese as a
+substring (Chinese is not segmented).
+"""
+from __future__ import annotations
+
+import re
+
+from bolt.lexicon import stem
+
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+# Function words of forum English (articles, pronouns, auxiliaries, question words, fillers).
+ENGLISH_STOPWORDS = frozenset("""
+a about above after again against all also am an and any are aren't as at be because been before
+being below between both but by can can't cannot could couldn't did didn't do does doesn't doing
+don't down during each else ever few for from further get gets got had hadn't has hasn't have
+haven't having he her here hers herself him himself his how i if in into is isn't it it's its
+itself just let like lot lots made make many may me might more most much must my myself no nor
+not now of off on once one only or other ought our ours ourselves out over own per please really
+said same say says shall she should shouldn't so some such than that that's the their theirs them
+themselves then there there's these they this those through to too under until up upon us use
+used very via was wasn't we were weren't what what's when where which while who whom whose why
+will with won't would wouldn't yes yet you your yours yourself yourselves
+tell know think people thing things way well get want going give told describe find information
+regarding concerning anything something someone
+""".split())
+
+
+
+def normalize_arabic(text: str) -> str:
+    """The index's Egyptian Arabic normalisation (``indexing.analysis``), so spellings agree."""
+    from indexing.analysis import normalize_arabic as _norm
+
+    return _norm(text)
+
+
+def english_terms(text: str) -> list[str]:
+    """Stems of the English content words of ``text`` (stop words dropped, numbers kept)."""
+    return [stem(w) for w in (m.group(0).lower() for m in WORD.finditer(text))
+            if w not in ENGLISH_STOPWORDS and (len(w) > 1 or w.isdigit())]
+
+
+def arabic_terms(text: str) -> list[str]:
+    """The index's Arabic terms: normalised, stop words dropped, light10-stemmed (``indexing.analysis``)."""
+    from indexing.analysis import AnalysisConfig
+
+    return AnalysisConfig().tokens(text, "arz")
+
+
+def chinese_terms(text: str) -> list[str]:
+    """Character bigrams of Han runs plus lower-cased Latin words and numbers."""
+    out: list[str] = []
+    for m in WORD.finditer(text):
+        w = m.group(0)
+        han = re.findall(r"[\u3400-\u9fff]+", w)
+        if han:
+            for run in han:
+                out.extend(run[i:i + 2] for i in range(max(1, len(run) - 1)))
+            rest = re.sub(r"[\u3400-\u9fff]+", " ", w).split()
+            out.extend(r.lower() for r in rest)
+        else:
+            out.append(w.lower())
+    return out
+
+
+def terms(text: str, lang: str) -> list[str]:
+    """Index-like terms of ``text`` in ``lang`` (used for BM25 over sentences and for Jaccard)."""
+    if lang == "arz":
+        return arabic_terms(text)
+    if lang == "cmn":
+        return chinese_terms(text)
+    return english_terms(text)
+
+
+def char_ngrams(text: str, n: int = 4) -> set[str]:
+    """Character n-grams of the lower-cased, space-collapsed text (for near-duplicate detection)."""
+    t = " ".join(normalize_arabic(text.lower()).split())
+    if len(t) <= n:
+        return {t} if t else set()
+    return {t[i:i + n] for i in range(len(t) - n + 1)}
+
+
+def word_count(text: str, lang: str) -> int:
+    """Words for English/Arabic; for Chinese, Han characters count 1/1.5 each (a rough word)."""
+    if lang == "cmn":
+        han = len(re.findall(r"[\u3400-\u9fff]", text))
+        return int(round(han / 1.5)) + len(re.findall(r"[A-Za-z0-9]+", text))
+    return len(WORD.findall(text))

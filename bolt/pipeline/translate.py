@@ -1,0 +1,103 @@
+"""Cross-language query translation with offline bilingual lexicons (no model hub, no network).
+
+An English query becomes a list of *concepts* (its content words); each concept carries its
+Arabic and Chinese forms from :mod:`bolt.lexicon`. The concepts serve twice: as the per-language
+retrieval query, and to find which concepts a sentence of any language expresses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bolt.lexicon import lexicon, stem
+from bolt.pipeline.text import ENGLISH_STOPWORDS, WORD, arabic_terms
+
+TARGET_LANGS = ("arz", "cmn")
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """One content word of the query: its English stem, surface form and translations per language."""
+
+    stem: str
+    word: str
+    forms: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (lang, words) pairs, sorted by lang
+
+    def forms_in(self, lang: str) -> tuple[str, ...]:
+        for lg, words in self.forms:
+            if lg == lang:
+                return words
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class QueryPlan:
+    """The analysed query: concepts, and the query string sent to the index for each language."""
+
+    query: str
+    concepts: tuple[Concept, ...]
+    queries: tuple[tuple[str, str], ...]  # (lang, query string)
+
+    def query_for(self, lang: str) -> str:
+        return dict(self.queries).get(lang, self.query)
+
+
+def _content_words(query: str) -> list[str]:
+    words, seen = [], set()
+    for m in WORD.finditer(query):
+        w = m.group(0)
+        lw = w.lower()
+        if lw in ENGLISH_STOPWORDS or (len(lw) < 2 and not lw.isdigit()):
+            continue
+        s = stem(lw)
+        if s not in seen:
+            seen.add(s)
+            words.append(w)
+    return words
+
+
+def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), translate: bool = True) -> QueryPlan:
+    """Concepts and per-language query strings; without ``translate`` every language gets the English query."""
+    words = _content_words(query)
+    concepts = []
+    stems = [stem(w.lower()) for w in words]
+    for i, (w, s) in enumerate(zip(words, stems)):
+        forms = []
+        if translate:
+            for lang in TARGET_LANGS:
+                table = lexicon(lang)
+                found = list(table.get(s, ()))
+                if i + 1 < len(stems):  # a two-word phrase ("human rights") adds its own translation
+                    found += [f for f in table.get(f"{s} {stems[i + 1]}", ()) if f not in found]
+                if found:
+                    forms.append((lang, tuple(found)))
+        concepts.append(Concept(s, w, tuple(forms)))
+    queries = []
+    for lang in langs:
+        if lang == "eng" or not translate:
+            queries.append((lang, query))
+            continue
+        parts: list[str] = []
+        for c in concepts:
+            parts.extend(c.forms_in(lang))
+            if not c.forms_in(lang) and (c.word[:1].isupper() or c.word.isdigit()):
+                parts.append(c.word)  # names and numbers may be written in Latin script
+        queries.append((lang, " ".join(parts)))
+    return QueryPlan(query, tuple(concepts), tuple(queries))
+
+
+def concept_matches(concept: Concept, lang: str, text: str, term_set: frozenset[str]) -> bool:
+    """Whether a sentence (its text and its :func:`bolt.pipeline.text.terms` set) expresses the concept."""
+    if concept.stem in term_set or concept.word.lower() in term_set:
+        return True
+    if lang == "eng":
+        return False
+    for form in concept.forms_in(lang):
+        if lang == "cmn":
+            if form in text:
+                return True
+        else:
+            toks = arabic_terms(form)
+            if toks and all(t in term_set for t in toks):
+                return True
+    return False
+

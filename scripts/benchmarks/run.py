@@ -1,0 +1,215 @@
+"""bolt run: quality of the three systems on the sample topics, and per-topic latency by stage.
+
+``python scripts/bench.py run [--part quality] [--part latency] [--backend lucene] [--workdir DIR]
+[--gen-dir DIR]``
+
+*quality*: builds an index of the bundled sample collection, runs ``main``, ``lead``,
+``bm25-sentences`` and ``main`` without query translation on ``topics/sample.queries.xml``,
+validates each run, judges them with ``bolt assess`` and scores them with ``bolt score`` against
+``topics/sample.xml``; reports P_n, R_n, F_c, F_GD, ERR per system, and for the topics whose
+facets have nuggets in Arabic or Chinese threads, how many of them the run reaches (cites a post
+that holds one of those nuggets), with and without translation.
+
+*latency*: per-topic wall time (p50, p95) of ``main`` on the sample index and, with ``--gen-dir``
+(a folder made by ``scripts/gen_corpus.py``, indexed here unless ``DIR/index`` exists), on a
+generated collection; the time spent in each stage. Targets: main beats both references on mean
+F_GD and R_n; reach >= 80%; p50 <= 1 s per topic.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SYSTEMS = {"main": "main", "lead": "lead", "bm25-sentences": "bm25-sentences", "main-notrans": "main(translate=False)"}
+METRICS = ("P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR")
+P50_TARGET = 1.0
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--part", action="append", choices=["quality", "latency"], help="default: both")
+    p.add_argument("--backend", default="lucene", choices=["lucene", "bm25"])
+    p.add_argument("--workdir", help="keep indexes and runs here (default: a temp folder)")
+    p.add_argument("--gen-dir", help="folder made by scripts/gen_corpus.py, for the large-index latency")
+    p.add_argument("--main", default="main", help="spec of the main system to measure, e.g. 'main(abs_floor=0.3)'")
+    p.add_argument("--gen-topics", type=int, default=20, help="topics of the generated set to time")
+
+
+def _bolt(*argv) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bolt.cli", *map(str, argv)], capture_output=True, text=True,
+                          cwd=REPO)
+
+
+def _index(corpus: Path, out: Path, backend: str) -> Path:
+    if not (out / "manifest.json").exists():
+        from indexing.search import build_index
+
+        build_index([corpus], out, backend=backend, force=True, progress=False)
+    return out
+
+
+def _time_topics(distiller, topics) -> dict:
+    from bolt.pipeline import STAGES
+
+    distiller.distill(topics[0].query)  # warm-up: model, spaCy, lexicons, JVM are loaded once
+    for s in STAGES:
+        distiller.timings[s] = 0.0
+    lat, cpu = [], []
+    for t in topics:
+        t0, c0 = time.perf_counter(), time.process_time()
+        distiller.distill(t.query)
+        lat.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    lat_sorted = sorted(lat)
+    p95 = lat_sorted[min(len(lat) - 1, int(round(0.95 * (len(lat) - 1))))]
+    total = sum(lat) or 1.0
+    return {"topics": len(lat), "p50_s": round(statistics.median(lat), 4), "p95_s": round(p95, 4),
+            "mean_s": round(total / len(lat), 4),
+            # CPU seconds of this process (all its threads): a guide when other jobs share the cores
+            "cpu_p50_s": round(statistics.median(cpu), 4), "load_avg_1m": round(_load(), 2),
+            "stage_s_per_topic": {s: round(v / len(lat), 4) for s, v in distiller.timings.items()},
+            "p50_target_s": P50_TARGET, "p50_met": statistics.median(lat) <= P50_TARGET}
+
+
+def _load() -> float:
+    import os
+
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return -1.0
+
+
+def _reach(topics, run_path: Path, corpus) -> dict:
+    """Topics with nuggets in arz/cmn threads, and those whose run cites a post holding one."""
+    from bolt.submission import read_run
+
+    run = read_run(run_path)
+    eligible, reached = [], []
+    for t in topics:
+        units = set()
+        for f in t.facets:
+            for n in f.nuggets:
+                if n.post and n.offset is not None and not n.post.startswith(("bolt-eng", "ENG")):
+                    th = corpus.get(n.post)
+                    post = th.post_at(n.offset) if th else None
+                    if post:
+                        units.add((n.post, post.id))
+        if not units:
+            continue
+        eligible.append(t.number)
+        res = run.results.get(t.number)
+        cited = set()
+        for b in (res.bullets if res else ()):
+            for s in b.sources:
+                th = corpus.get(s.post)
+                post = th.post_at(s.offset) if th else None
+                if post:
+                    cited.add((s.post, post.id))
+        if cited & units:
+            reached.append(t.number)
+    return {"eligible": len(eligible), "reached": len(reached),
+            "rate": round(len(reached) / len(eligible), 3) if eligible else None, "topics_missed":
+            sorted(set(eligible) - set(reached))}
+
+
+def quality(args, work: Path) -> dict:
+    from bolt.data import sample_corpus_path
+    from bolt.pipeline import Distiller, parse_config
+    from bolt.pipeline.run import run_topics
+    from bolt.submission import write_run
+    from bolt.topics import read_topics
+    from indexing.search import open_index
+    from topics import path as topic_path
+
+    index = _index(sample_corpus_path(), work / f"sample-{args.backend}", args.backend)
+    queries, full = topic_path("sample.queries.xml"), topic_path("sample.xml")
+    topics = read_topics(queries)
+    searcher = open_index(index)
+    runs = {}
+    systems = dict(SYSTEMS, main=args.main)
+    systems["main-notrans"] = repr(parse_config(args.main).__class__(**{**parse_config(args.main).settings(),
+                                                                           "translate": False}))
+    for name, spec in systems.items():
+        cfg = parse_config(spec)
+        d = Distiller(searcher, searcher.corpus, cfg)
+        out = work / f"{name}.xml"
+        write_run(name, run_topics(topics, d, progress=False), out, system=cfg.name, settings=repr(cfg))
+        runs[name] = out
+    v = _bolt("validate", *runs.values(), "--topics", queries, "--index", index, "--json")
+    valid = json.loads(v.stdout)["valid"] if v.stdout.strip().startswith("{") else False
+    judgments = work / "judgments.jsonl"
+    a = _bolt("assess", *runs.values(), "--topics", full, "--index", index, "--out", judgments)
+    if a.returncode != 0:
+        return {"error": "bolt assess failed: " + a.stderr.strip()[-500:]}
+    s = _bolt("score", *runs.values(), "--topics", full, "--judgments", judgments, "--json")
+    if s.returncode != 0:
+        return {"error": "bolt score failed: " + s.stderr.strip()[-500:]}
+    scores = json.loads(s.stdout)
+    full_topics = read_topics(full)
+    table = {name: {m: round(scores["runs"][name]["mean"][m], 4) for m in METRICS} for name in runs}
+    bullets = {name: sum(len(r.bullets) for r in __import__("bolt.submission", fromlist=["read_run"])
+                         .read_run(p).results.values()) for name, p in runs.items()}
+    reach = {name: _reach(full_topics, runs[name], searcher.corpus) for name in ("main", "main-notrans")}
+    m, lead, bm = table["main"], table["lead"], table["bm25-sentences"]
+    targets = {
+        "valid": valid,
+        "main_beats_refs_F_GD": m["F_GD"] > max(lead["F_GD"], bm["F_GD"]),
+        "main_beats_refs_R_n": m["R_n"] > max(lead["R_n"], bm["R_n"]),
+        "reach_ge_80pct": (reach["main"]["rate"] or 0) >= 0.8,
+    }
+    return {"index": str(index), "backend": args.backend, "topics": len(topics), "means": table,
+            "bullets": bullets, "cross_language_reach": reach, "targets": targets}
+
+
+def latency(args, work: Path) -> dict:
+    from bolt.data import sample_corpus_path
+    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.topics import read_topics
+    from indexing.search import open_index
+    from topics import path as topic_path
+
+    out = {}
+    index = _index(sample_corpus_path(), work / f"sample-{args.backend}", args.backend)
+    s = open_index(index)
+    out["sample"] = _time_topics(Distiller(s, s.corpus, SystemConfig()), read_topics(topic_path("sample.queries.xml")))
+    if args.gen_dir:
+        gen = Path(args.gen_dir)
+        gindex = gen / f"index-{args.backend}"
+        t0 = time.perf_counter()
+        _index(gen / "corpus", gindex, args.backend)
+        build_s = time.perf_counter() - t0
+        g = open_index(gindex)
+        topics = read_topics(gen / "topics.xml")[: args.gen_topics]
+        res = _time_topics(Distiller(g, g.corpus, SystemConfig()), topics)
+        summary = gen / "summary.json"
+        res["collection"] = json.loads(summary.read_text()) if summary.exists() else str(gen)
+        res["index_build_s_if_built_now"] = round(build_s, 1)
+        out["generated"] = res
+    return out
+
+
+def run(args) -> dict:
+    parts = args.part or ["quality", "latency"]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(args.workdir or tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        result: dict = {"benchmark": "run"}
+        if "quality" in parts:
+            result["quality"] = quality(args, work)
+        if "latency" in parts:
+            result["latency"] = latency(args, work)
+    failed = []
+    q = result.get("quality", {})
+    failed += [k for k, ok in q.get("targets", {}).items() if not ok]
+    for name, lat in result.get("latency", {}).items():
+        if not lat.get("p50_met", True):
+            failed.append(f"p50_{name}")
+    result["failed_targets"] = failed
+    return result

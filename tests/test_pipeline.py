@@ -1,0 +1,336 @@
+"""Tests of the distillation pipeline (bolt.pipeline) on a small multilingual collection built here.
+
+The collection (eng/arz/cmn threads about a flood, plus off-topic threads) is written to a temp
+folder and indexed with the real rank-bm25 backend; sentences, offsets and bullets are checked by
+hand against the XML below.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FLOOD_EN = "The flood in Riverton destroyed more than 200 houses on Monday."
+RESCUE_EN = "Rescue teams from the army arrived in Riverton the next day."
+MAYOR_EN = "I heard the mayor &amp; the governor visited the flood shelters on Tuesday."
+INSURANCE_EN = "Insurance companies say the flood damage in Riverton will cost 50 million dollars."
+DINNER_EN = "Anyway, what is for dinner tonight? I am making pasta with tomato sauce."
+FLOOD_AR = "الفيضان في المدينة دمر بيوت كتير والناس نامت في الشارع."
+RESCUE_AR = "الجيش بعت فرق إنقاذ للمنطقة بعد الفيضان بيوم."
+FLOOD_ZH = "洪水摧毁了两百多所房屋，很多人无家可归。"
+RESCUE_ZH = "洪水过后军队第二天派出了救援队。"
+
+THREADS = {
+    "bolt-eng-DF-1-100-1": ("Riverton flood", [
+        FLOOD_EN + " " + RESCUE_EN,
+        f'<quote orig_author="a">{FLOOD_EN}</quote>\n{MAYOR_EN}',
+        DINNER_EN,
+    ]),
+    "bolt-eng-DF-1-100-2": ("flood news", [
+        FLOOD_EN,
+        INSURANCE_EN,
+    ]),
+    "bolt-eng-DF-1-100-3": ("cup final", [
+        "Our football team won the cup final on Sunday after extra time.",
+        "The price of tickets for the final was far too high for most fans.",
+    ]),
+    "bolt-arz-DF-1-100-4": ("الفيضان", [
+        FLOOD_AR,
+        RESCUE_AR,
+    ]),
+    "bolt-arz-DF-1-100-5": ("الكورة", [
+        "الفريق كسب الماتش امبارح والجمهور كان مبسوط جدا.",
+    ]),
+    "bolt-cmn-DF-1-100-6": ("洪水", [
+        FLOOD_ZH,
+        RESCUE_ZH,
+    ]),
+    "bolt-cmn-DF-1-100-7": ("足球", [
+        "我们的足球队星期天赢得了冠军，大家都很高兴。",
+    ]),
+}
+
+
+def thread_xml(tid: str, headline: str, posts: list[str]) -> str:
+    out = [f'<doc id="{tid}">', "<headline>", headline, "</headline>"]
+    for i, body in enumerate(posts, 1):
+        out.append(f'<post author="u{i}" datetime="2012-03-0{i}T10:00:00" id="p{i}">')
+        out.append(body)
+        out.append("</post>")
+    out.append("</doc>")
+    return "\n".join(out) + "\n"
+
+
+def write_collection(folder: Path) -> Path:
+    """One file per language, threads concatenated without a root (the BOLT layout)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    by_lang: dict[str, list[str]] = {}
+    for tid, (head, posts) in THREADS.items():
+        by_lang.setdefault(tid.split("-")[1], []).append(thread_xml(tid, head, posts))
+    for lang, docs in by_lang.items():
+        (folder / f"{lang}.xml").write_text("".join(docs), encoding="utf-8")
+    return folder
+
+
+def write_topics(path: Path) -> Path:
+    path.write_text(
+        '<topics>\n'
+        '<topic number="T1"><query>What damage did the flood in Riverton cause to houses?</query></topic>\n'
+        '<topic number="T2"><query>Who won the football cup final?</query></topic>\n'
+        '<topic number="T3"><query>xyzzy plugh frobnicate</query></topic>\n'
+        '</topics>\n', encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def index_dir(tmp_path_factory) -> Path:
+    from indexing.search import build_index
+
+    root = tmp_path_factory.mktemp("pipeline")
+    coll = write_collection(root / "coll")
+    build_index([coll], root / "index", backend="bm25", progress=False)
+    return root / "index"
+
+
+@pytest.fixture(scope="module")
+def searcher(index_dir):
+    from indexing.search import open_index
+
+    with open_index(index_dir) as s:
+        yield s
+
+
+def raw_of(searcher, tid: str) -> str:
+    return searcher.corpus.get(tid).raw
+
+
+def distill(searcher, system: str, query: str, **kw):
+    from bolt.pipeline import Distiller, SystemConfig
+
+    return Distiller(searcher, searcher.corpus, SystemConfig(name=system, **kw)).distill(query)
+
+
+QUERY = "What damage did the flood in Riverton cause to houses?"
+
+
+# ------------------------------------------------------------------ translation
+
+
+def test_plan_query_translates_content_words_into_arabic_and_chinese():
+    from bolt.pipeline import plan_query
+
+    plan = plan_query("Were houses lost in the flood?")
+    assert [c.word for c in plan.concepts] == ["houses", "lost", "flood"]  # "were", "in", "the" dropped
+    flood = plan.concepts[2]
+    assert "فيضان" in flood.forms_in("arz")
+    assert "洪水" in flood.forms_in("cmn")
+    assert "فيضان" in plan.query_for("arz").split()
+    assert plan.query_for("eng") == "Were houses lost in the flood?"
+
+
+def test_plan_query_without_translation_sends_english_everywhere():
+    from bolt.pipeline import plan_query
+
+    plan = plan_query("flood in Riverton", translate=False)
+    assert plan.query_for("arz") == plan.query_for("cmn") == "flood in Riverton"
+    assert all(c.forms == () for c in plan.concepts)
+
+
+def test_untranslatable_names_pass_through_in_latin_script():
+    from bolt.pipeline import plan_query
+
+    plan = plan_query("flood in Riverton")
+    assert "Riverton" in plan.query_for("arz").split()
+
+
+# ------------------------------------------------------------------ config value object
+
+
+def test_config_repr_is_the_spec_and_round_trips():
+    from bolt.pipeline import SystemConfig, parse_config
+
+    assert repr(SystemConfig()) == "main"
+    cfg = SystemConfig(name="bm25-sentences", max_bullets=5, translate=False)
+    assert repr(cfg) == "bm25-sentences(translate=False, max_bullets=5)"
+    assert parse_config(repr(cfg)) == cfg
+    assert parse_config("lead") == SystemConfig(name="lead")
+
+
+@pytest.mark.parametrize("spec", ["nosuch", "main(frob=1)", "main(abs_floor=2.0)", "main(1)", "main(k_eng=-1)"])
+def test_bad_config_raises_value_error(spec):
+    from bolt.pipeline import parse_config
+
+    with pytest.raises(ValueError):
+        parse_config(spec)
+
+
+# ------------------------------------------------------------------ sentences and offsets
+
+
+def test_sentences_use_own_text_only_with_exact_raw_offsets(searcher):
+    from bolt.pipeline.candidates import CandidatePost, post_sentences
+
+    tid = "bolt-eng-DF-1-100-1"
+    thread = searcher.corpus.get(tid)
+    sents = post_sentences(thread, CandidatePost(tid, "p2", "eng", 1.0, 0, 1.0))
+    # p2 quotes FLOOD_EN; only the author's own sentence is a candidate, decoded (&amp; -> &).
+    assert [s.text for s in sents] == [MAYOR_EN.replace("&amp;", "&")]
+    assert sents[0].offset == thread.raw.index(MAYOR_EN)
+    assert thread.raw[sents[0].offset:sents[0].end] == MAYOR_EN
+    p1 = post_sentences(thread, CandidatePost(tid, "p1", "eng", 1.0, 0, 1.0))
+    assert [s.text for s in p1] == [FLOOD_EN, RESCUE_EN]
+    assert [s.offset for s in p1] == [thread.raw.index(FLOOD_EN), thread.raw.index(RESCUE_EN)]
+
+
+@pytest.mark.parametrize("system", ["main", "lead", "bm25-sentences"])
+def test_every_citation_points_at_the_start_of_its_text(searcher, system):
+    bullets = distill(searcher, system, QUERY)
+    assert bullets
+    for b in bullets:
+        tid, off = b.sources[0]
+        raw = raw_of(searcher, tid)
+        escaped = b.text.replace("&", "&amp;")
+        assert raw[off:off + len(escaped)] == escaped, (system, b)
+
+
+# ------------------------------------------------------------------ the main system
+
+
+def test_main_merges_a_reposted_sentence_and_cites_both_posts(searcher):
+    bullets = distill(searcher, "main", QUERY)
+    flood = [b for b in bullets if b.text == FLOOD_EN]
+    assert len(flood) == 1
+    cited = sorted(flood[0].sources)
+    assert cited == sorted([("bolt-eng-DF-1-100-1", raw_of(searcher, "bolt-eng-DF-1-100-1").index(FLOOD_EN)),
+                            ("bolt-eng-DF-1-100-2", raw_of(searcher, "bolt-eng-DF-1-100-2").index(FLOOD_EN))])
+
+
+def test_main_reaches_the_chinese_post_and_keeps_its_source_text(searcher):
+    bullets = distill(searcher, "main", QUERY)
+    zh = [b for b in bullets if b.lang == "cmn"]
+    assert [b.text for b in zh] == [FLOOD_ZH]
+    assert zh[0].sources == (("bolt-cmn-DF-1-100-6", raw_of(searcher, "bolt-cmn-DF-1-100-6").index(FLOOD_ZH)),)
+
+
+def test_main_without_translation_cannot_reach_chinese(searcher):
+    bullets = distill(searcher, "main", QUERY, translate=False)
+    assert not [b for b in bullets if b.lang != "eng"]
+
+
+def test_main_threshold_drops_off_topic_and_unanswerable(searcher):
+    bullets = distill(searcher, "main", QUERY)
+    texts = " ".join(b.text for b in bullets)
+    assert "football" not in texts and "pasta" not in texts
+    assert distill(searcher, "main", "xyzzy plugh frobnicate") == []
+
+
+def test_main_answers_another_topic_with_its_own_sentence(searcher):
+    bullets = distill(searcher, "main", "Who won the football cup final?")
+    assert bullets[0].text == "Our football team won the cup final on Sunday after extra time."
+
+
+def test_main_is_deterministic(searcher):
+    assert distill(searcher, "main", QUERY) == distill(searcher, "main", QUERY)
+
+
+def test_max_bullets_caps_output(searcher):
+    assert len(distill(searcher, "main", QUERY, max_bullets=1, lang_quota=0)) == 1
+
+
+# ------------------------------------------------------------------ reference systems
+
+
+def test_bm25_sentences_does_not_cluster_near_duplicates(searcher):
+    bullets = distill(searcher, "bm25-sentences", QUERY)
+    # Identical text once (the format forbids repeats), citing one post only: no merging.
+    assert [b.text for b in bullets].count(FLOOD_EN) == 1
+    assert [b for b in bullets if b.text == FLOOD_EN][0].sources == (
+        ("bolt-eng-DF-1-100-1", raw_of(searcher, "bolt-eng-DF-1-100-1").index(FLOOD_EN)),)
+    assert all(len(b.sources) == 1 for b in bullets)
+    assert len(bullets) <= 10
+
+
+def test_lead_gives_the_first_sentence_of_top_posts(searcher):
+    from bolt.pipeline.candidates import CandidatePost, post_sentences
+
+    bullets = distill(searcher, "lead", QUERY, lead_posts=3)
+    assert len(bullets) == 3
+    for b in bullets:
+        tid, off = b.sources[0]
+        thread = searcher.corpus.get(tid)
+        post = thread.post_at(off)
+        first = post_sentences(thread, CandidatePost(tid, post.id, thread.lang, 1.0, 0, 1.0))[0]
+        assert (first.offset, first.text) == (off, b.text)
+
+
+# ------------------------------------------------------------------ scoring and clustering units
+
+
+def test_concept_scores_are_weighted_coverage():
+    import math
+
+    from bolt.pipeline.scoring import concept_scores
+    from bolt.pipeline.translate import Concept, QueryPlan
+
+    plan = QueryPlan("a b", (Concept("a", "a"), Concept("b", "b")), ())
+    matched = [frozenset({"a"}), frozenset({"a", "b"}), frozenset()]
+    # weights: 1 + 0.5 ln(1 + (n - df + .5) / (df + .5)), n = 3; df(a) = 2, df(b) = 1
+    wa = 1 + 0.5 * math.log(1 + 1.5 / 2.5)
+    wb = 1 + 0.5 * math.log(1 + 2.5 / 1.5)
+    assert concept_scores(plan, matched) == pytest.approx([wa / (wa + wb), 1.0, 0.0])
+
+
+def test_cluster_joins_near_duplicates_across_languages_by_concepts():
+    from bolt.pipeline.candidates import Sentence
+    from bolt.pipeline.redundancy import cluster
+
+    def s(lang, text, off):
+        return Sentence("t-" + lang, "p1", lang, off, off + len(text), text, 0, 1.0, 0)
+
+    sents = [s("eng", "The flood destroyed 200 houses in Riverton.", 0),
+             s("cmn", "洪水摧毁了两百所房屋。", 5),
+             s("eng", "The flood destroyed 200 houses in Riverton!", 9),
+             s("eng", "Completely unrelated words here about pasta.", 20)]
+    concepts = [frozenset({"flood", "destroy", "hous"}), frozenset({"flood", "destroy", "hous"}),
+                frozenset({"flood", "destroy", "hous"}), frozenset()]
+    out = cluster([0, 1, 2, 3], sents, {}, concepts, 0.8, 0.5, 0.8)
+    assert [(c.head, c.members) for c in out] == [(0, [0, 1, 2]), (3, [3])]
+    # Same-language sentences never merge on concepts alone.
+    out = cluster([0, 3], sents, {}, [concepts[0], concepts[0]], 0.8, 0.9, 0.8)
+    assert len(out) == 2
+
+
+# ------------------------------------------------------------------ lexicons and the gloss hook
+
+
+def test_lexicons_give_general_translations():
+    from bolt.lexicon import ARZ_FILE, lexicon, stem
+
+    assert "地震" in lexicon("cmn")[stem("earthquake")]  # CC-CEDICT, inverted
+    assert "开罗" in lexicon("cmn")[stem("Cairo")]  # the part before the comma of "Cairo, capital of Egypt"
+    assert all(len(w) >= 2 for words in list(lexicon("cmn").values())[:2000] for w in words)
+    assert "انتخابات" in lexicon("arz")[stem("elections")]
+    rows = [ln for ln in ARZ_FILE.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")]
+    assert all("\t" in ln for ln in rows)
+    assert lexicon("eng") == {}
+
+
+def test_translator_gloss_is_appended_to_non_english_bullets(searcher):
+    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline.run import bullet_text
+
+    d = Distiller(searcher, searcher.corpus, SystemConfig(), translator=lambda text, lang: f"gloss-{lang}")
+    bullets = d.distill(QUERY)
+    zh = [b for b in bullets if b.lang == "cmn"][0]
+    assert zh.gloss == "gloss-cmn" and bullet_text(zh) == f"{FLOOD_ZH} [gloss-cmn]"
+    assert all(b.gloss is None for b in bullets if b.lang == "eng")
+
+
+def test_load_translator_reports_a_bad_spec():
+    from bolt.pipeline.run import load_translator
+    from indexing.errors import ToolkitError
+
+    assert load_translator(None) is None
+    assert load_translator("operator:add")("a", "b") == "ab"
+    with pytest.raises(ToolkitError):
+        load_translator("no_such_module_xyz:f")
