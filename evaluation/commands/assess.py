@@ -1,0 +1,115 @@
+"""``bolt assess``: judge runs automatically (SPEC §5) and write a judgments file the scorer reads.
+
+One judgment per bullet of every run, written atomically; the first line (``{"_meta": ...}``)
+records the assessor's name and version, every threshold and the embedding model id, so a score
+computed from the file can say exactly how its judgments were made. A per-run summary follows on
+standard output (``--json``: one JSON document instead).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Iterable, Iterator
+
+from bolt.exit_codes import SUCCESS
+from evaluation.assessor import AssessorConfig
+
+_DEFAULT = AssessorConfig()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("runs", nargs="+", metavar="RUN.xml", help="submission files to judge")
+    parser.add_argument("--topics", required=True, metavar="FILE", help="topic file with facets and nuggets")
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--corpus", nargs="+", metavar="PATH", help="thread files or folders the runs cite")
+    src.add_argument("--index", metavar="DIR", help="an index folder built by 'bolt index' (its thread store)")
+    parser.add_argument("--out", required=True, metavar="JUDGMENTS.jsonl", help="judgments file to write")
+    parser.add_argument("--model", default=None, metavar="NAME",
+                        help="sentence-transformers model name or local path (default: the bundled "
+                        "all-MiniLM-L6-v2, or $BOLT_EMBEDDING_MODEL)")
+    parser.add_argument("--lexical-threshold", type=float, default=_DEFAULT.lexical_threshold, metavar="X",
+                        help="fraction of a facet text's stemmed content terms a bullet must contain")
+    parser.add_argument("--lexical-min-terms", type=int, default=_DEFAULT.lexical_min_terms, metavar="N",
+                        help="shared content terms needed as well (capped at the facet text's own count)")
+    parser.add_argument("--semantic-threshold", type=float, default=_DEFAULT.semantic_threshold, metavar="Y",
+                        help="cosine similarity of sentence embeddings needed for a semantic match")
+    parser.add_argument("--support-lexical-threshold", type=float, default=_DEFAULT.support_lexical_threshold,
+                        metavar="X", help="fraction of a bullet's content terms the cited text must contain")
+    parser.add_argument("--support-semantic-threshold", type=float, default=_DEFAULT.support_semantic_threshold,
+                        metavar="Y", help="cosine of bullet and cited text needed for semantic support")
+    parser.add_argument("--no-semantic", action="store_true",
+                        help="match by anchoring and lexical overlap only (no embedding model)")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def config_from_args(args: argparse.Namespace) -> AssessorConfig:
+    """The assessor configuration the options describe (bad values: a usage-level ToolkitError)."""
+    from indexing.errors import ToolkitError
+
+    try:
+        return AssessorConfig(lexical_threshold=args.lexical_threshold, lexical_min_terms=args.lexical_min_terms,
+                              semantic_threshold=args.semantic_threshold,
+                              support_lexical_threshold=args.support_lexical_threshold,
+                              support_semantic_threshold=args.support_semantic_threshold,
+                              semantic=not args.no_semantic,
+                              model=args.model)
+    except ValueError as exc:
+        raise ToolkitError(str(exc), hint="see 'bolt assess --help' for the allowed values") from None
+
+
+def summarize(judgments: Iterable, stats: dict) -> Iterator:
+    """Pass judgments through while counting, per run, bullets, matched bullets and supporting sources."""
+    for j in judgments:
+        s = stats.setdefault(j.run, {"bullets": 0, "matched": 0, "supported": 0, "sources": 0,
+                                     "supporting_sources": 0})
+        s["bullets"] += 1
+        s["matched"] += bool(j.facets)
+        s["supported"] += any(src.supports for src in j.sources)
+        s["sources"] += len(j.sources)
+        s["supporting_sources"] += sum(src.supports for src in j.sources)
+        yield j
+
+
+def run(args: argparse.Namespace) -> int:
+    from bolt.submission import read_run
+    from bolt.topics import read_topics
+    from evaluation.assessor import Assessor
+    from evaluation.judgments import write_judgments
+    from indexing.corpus import open_corpus
+    from indexing.errors import ToolkitError
+
+    config = config_from_args(args)
+    topics = read_topics(args.topics)
+    if not any(t.facets for t in topics):
+        raise ToolkitError("the topics file has no facets to judge against", file=str(args.topics),
+                           hint="pass the full topics file (with <facet> elements), not the query-only form")
+    corpus = open_corpus(paths=args.corpus, index_dir=args.index)
+    runs = [read_run(p) for p in args.runs]
+    seen: dict[str, str] = {}
+    for r, p in zip(runs, args.runs):
+        if r.run_id in seen:
+            raise ToolkitError(f"run id {r.run_id!r} is used by both {seen[r.run_id]} and {p}", file=str(p),
+                               hint="give each run its own id (results/@run or the file name)")
+        seen[r.run_id] = str(p)
+    assessor = Assessor(topics, corpus, config, progress=not args.quiet and sys.stderr.isatty())
+    header = assessor.header()
+    header.update(topics=str(args.topics), runs={r.run_id: str(p) for r, p in zip(runs, args.runs)})
+    stats: dict[str, dict] = {r.run_id: {"bullets": 0, "matched": 0, "supported": 0, "sources": 0,
+                                         "supporting_sources": 0} for r in runs}
+    write_judgments(summarize(assessor.assess(runs), stats), args.out, header)
+    if args.json:
+        doc = {"out": str(args.out), "assessor": config.name, "config": repr(config),
+               "model": header["model"], "runs": stats,
+               "texts_embedded": assessor.stats.texts_embedded}
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return SUCCESS
+    width = max([len("run")] + [len(r) for r in stats])
+    print(f"{'run':<{width}}  bullets  matched  supported  sources  supporting")
+    for name, s in stats.items():
+        print(f"{name:<{width}}  {s['bullets']:>7}  {s['matched']:>7}  {s['supported']:>9}  "
+              f"{s['sources']:>7}  {s['supporting_sources']:>10}")
+    print(f"wrote {sum(s['bullets'] for s in stats.values())} judgments to {args.out} "
+          f"({config.name}; {config!r}; model {header['model'] or 'none'})")
+    return SUCCESS

@@ -1,0 +1,123 @@
+"""``bolt assess`` end to end: real topic, run and thread files; the judgments file and the summary."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bolt.cli import main
+from evaluation.judgments import load_judgments
+
+ENG = "bolt-eng-DF-1-2-3"
+P1 = "Bain Capital bought Ampad from Mead Corporation in 1992. The weather was nice that year."
+P2 = "In October 1993 Bain Capital became the majority shareholder of a steel mill in Kansas City."
+THREAD = f"""<doc id="{ENG}">
+<headline>
+Bain Capital history
+</headline>
+<post author="a" datetime="2012-01-01T00:00:00" id="p1">
+{P1}
+</post>
+<post author="b" datetime="2012-01-02T00:00:00" id="p2">
+{P2}
+</post>
+</doc>
+"""
+O1, O2 = THREAD.find(P1), THREAD.find(P2)
+TOPICS = f"""<topics>
+<topic number="1.001">
+  <query>What did Bain Capital do in the 1990s?</query>
+  <facet id="1" importance="vital">
+    <desc>Acquisition of Ampad from Mead Corporation.</desc>
+    <nugget post="{ENG}" offset="{O1}">Bain Capital bought Ampad from Mead Corporation in 1992.</nugget>
+  </facet>
+  <facet id="2" importance="okay">
+    <desc>Purchase of a steel mill.</desc>
+  </facet>
+</topic>
+</topics>
+"""
+
+
+def run_xml(name: str, bullets: list[tuple[str, int]]) -> str:
+    body = "".join(f'<bullet>{t}<source post="{ENG}" offset="{o}"/></bullet>\n' for t, o in bullets)
+    return f'<results run="{name}">\n<result number="1.001">\n<response>\n{body}</response>\n</result>\n</results>\n'
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("assess")
+    (d / "threads").mkdir()
+    (d / "threads" / "t.xml").write_text(THREAD, encoding="utf-8")
+    (d / "topics.xml").write_text(TOPICS, encoding="utf-8")
+    (d / "a.xml").write_text(run_xml("runA", [("Bain Capital bought Ampad from Mead Corporation in 1992.", O1),
+                                              ("The weather was nice that year.", O1)]), encoding="utf-8")
+    (d / "b.xml").write_text(run_xml("runB", [(P2, O2)]), encoding="utf-8")
+    return d
+
+
+def test_assess_writes_one_judgment_per_bullet_with_a_header(files, capsys):
+    out = files / "j.jsonl"
+    code = main(["assess", str(files / "a.xml"), str(files / "b.xml"), "--topics", str(files / "topics.xml"),
+                 "--corpus", str(files / "threads"), "--out", str(out), "--semantic-threshold", "0.55", "--quiet"])
+    assert code == 0
+    js = load_judgments(out)
+    assert js.header["assessor"] == "auto:bolt-0.1 anchor+lexical+semantic"
+    assert js.header["config"] == "AssessorConfig(semantic_threshold=0.55)"
+    assert js.header["model"].startswith("all-MiniLM-L6-v2@")
+    assert js.header["runs"] == {"runA": str(files / "a.xml"), "runB": str(files / "b.xml")}
+    by_key = {j.key: j for j in js.judgments}
+    assert sorted(by_key) == [("1.001", "runA", 1), ("1.001", "runA", 2), ("1.001", "runB", 1)]
+    a1, a2, b1 = by_key[("1.001", "runA", 1)], by_key[("1.001", "runA", 2)], by_key[("1.001", "runB", 1)]
+    assert a1.facets == ("1",) and a1.sources[0].supports and a1.sources[0].unit == "p1"
+    # Bullet 2 cites the nugget's offset, so anchoring gives it facet 1 though its text is off-topic.
+    assert a2.facets == ("1",) and a2.extra["evidence"][0]["rule"] == "anchor"
+    assert b1.facets == ("2",) and b1.sources[0].unit == "p2" and b1.sources[0].supports
+    text = capsys.readouterr().out
+    assert "runA" in text and "runB" in text and "wrote 3 judgments" in text
+    line_a = next(line for line in text.splitlines() if line.startswith("runA"))
+    assert line_a.split()[1:] == ["2", "2", "2", "2", "2"]
+
+
+def test_assess_json_summary(files, capsys):
+    out = files / "j2.jsonl"
+    code = main(["assess", str(files / "b.xml"), "--topics", str(files / "topics.xml"), "--corpus",
+                 str(files / "threads"), "--out", str(out), "--no-semantic", "--json", "--quiet"])
+    assert code == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["assessor"] == "auto:bolt-0.1 anchor+lexical" and doc["model"] is None
+    # Without embeddings, "steel mill" shares 2 of 3 desc terms {purchas, steel, mill}: lexical 0.67.
+    assert doc["runs"] == {"runB": {"bullets": 1, "matched": 1, "supported": 1, "sources": 1,
+                                    "supporting_sources": 1}}
+
+
+def test_bad_threshold_and_missing_topic_file_fail_with_one_error_line(files, capsys):
+    out = files / "bad.jsonl"
+    base = [str(files / "a.xml"), "--corpus", str(files / "threads"), "--out", str(out), "--quiet"]
+    assert main(["assess", *base, "--topics", str(files / "topics.xml"), "--lexical-threshold", "2"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:") and "lexical_threshold" in err[0]
+    assert main(["assess", *base, "--topics", str(files / "nope.xml")]) == 1
+    assert capsys.readouterr().err.startswith("error:")
+    assert not out.exists()
+
+
+def test_query_only_topics_are_refused(files, capsys):
+    (files / "queries.xml").write_text('<topics><topic number="1.001"><query>q?</query></topic></topics>',
+                                       encoding="utf-8")
+    out = files / "q.jsonl"
+    code = main(["assess", str(files / "a.xml"), "--topics", str(files / "queries.xml"), "--corpus",
+                 str(files / "threads"), "--out", str(out), "--no-semantic", "--quiet"])
+    assert code == 1 and "no facets" in capsys.readouterr().err and not out.exists()
+
+
+def test_duplicate_run_ids_are_refused(files, capsys):
+    out = files / "dup.jsonl"
+    code = main(["assess", str(files / "a.xml"), str(files / "a.xml"), "--topics", str(files / "topics.xml"),
+                 "--corpus", str(files / "threads"), "--out", str(out), "--no-semantic", "--quiet"])
+    assert code == 1 and "runA" in capsys.readouterr().err and not out.exists()
+
+
+def test_corpus_or_index_is_required(files):
+    assert main(["assess", str(files / "a.xml"), "--topics", str(files / "topics.xml"), "--out",
+                 str(files / "x.jsonl")]) == 2
