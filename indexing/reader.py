@@ -12,7 +12,14 @@ expression over markup and a tag stack) re-reads it to name the problem, line an
 five XML named entities and numeric character references exist; any other ``&name;`` is an error.
 ``<!DOCTYPE`` and ``<!ENTITY`` are refused, so no DTD, external entity or entity expansion is
 ever processed. Offsets are never computed from parser-decoded text: posts and their text pieces
-are located in the raw text itself (on first use, see ``find_posts`` and ``post_pieces``).
+are located in the raw text itself.
+
+Speed (``scripts/bench.py reader``): one ``re.split`` at post tags, made while the thread's text
+is still in the CPU cache, gives every post's span and, for the usual plain layout, its id,
+author and date (``_cut_posts``, ``_fast_posts``); when the layout is plain (``_plain_layout``)
+libxml2 only checks well-formedness and builds no tree. Unusual threads take the general path
+(libxml2's tree, posts found by the careful scanner on first use), with identical results.
+Pieces are found on first use of ``Post.pieces`` (``post_pieces``).
 """
 from __future__ import annotations
 
@@ -21,8 +28,7 @@ import re
 import threading
 import zipfile
 import zlib
-from itertools import accumulate
-from operator import add, le, lt
+from itertools import accumulate, repeat
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator, NamedTuple, Union
 
@@ -50,7 +56,6 @@ _NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _AMP_ANY = re.compile(r"&([^;\s<&]{0,32});?")
 _DTD = re.compile(r"<!(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST)", re.IGNORECASE)
 _DOC_OPEN = re.compile(r"<doc[\s>/]")
-_TAG_NAME_END = frozenset(" \t\r\n>")
 _ATTR_QUOTE_AUTHOR = re.compile(r"""\sorig_author\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _DOC_CLOSE = "</doc>"
 _DOC_ID = re.compile(r"""<doc\b[^>]*?\bid\s*=\s*["']([^"']*)["']""")
@@ -60,8 +65,18 @@ _GAP_OK = re.compile(r"(?:\s+|<!--.*?-->|<\?xml[^>]*\?>|\ufeff)*", re.S)
 # cannot reach here: the splitter cuts at the first </doc>, which leaves the outer one unclosed)
 _STRUCTURE_OK = etree.XPath("count(post) > 0 and count(post) = count(//post)")
 _HEADLINE = etree.XPath("string(headline)")
-_ATTR_DQ = re.compile(r'([^\s=<>/"\']+)\s*=\s*"([^"<]*)"')
-_POST_ATTRS = re.compile(r"""<post((?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*>""")
+# a post start tag (cut at its first ">", which may lie inside a value: see ``find_posts``), a plain
+# post end tag, or "<!"/"<?" (which send the thread to the careful scanner); the group keeps them
+_POST_SPLIT = re.compile(r"""(<post(?=[\s/>])[^>]*>|</post>|<[!?])""")
+_POST_TAG_OK = re.compile(r"""<post(?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*\s*>""")
+# the text before the first post of a plainly laid out thread (see ``_plain_layout``), and after the last
+_HEAD_OK = re.compile(r"""<doc((?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*>[^<]*"""
+                      r"""(?:<headline\s*>([^<]*)</headline\s*>[^<]*)?""")
+_TAIL_OK = re.compile(r"[^<]*</doc>[ \t\r\n]*")
+# what stands before the first, a further and after the last value of a plain post start tag
+_FIRST_SEP = re.compile(r"""<post\s+([^\s=<>/"']+)\s*=\s*""")
+_NEXT_SEP = re.compile(r"""\s+([^\s=<>/"']+)\s*=\s*""")
+_LAST_SEP = re.compile(r"\s*>")
 
 
 class BadThreads:
@@ -391,6 +406,8 @@ def parse_thread_text(raw: str, *, path: str, line: int = 1, lang: str | None = 
     def fail(message: str, at: int, hint: str) -> CorpusError:
         return CorpusError(message, file=path, line=line + raw.count("\n", 0, at), hint=hint, thread=_id_of(raw))
 
+    prolog = raw.find("<doc")
+    parts = _cut_posts(raw, prolog)  # now, while raw is fresh in the CPU cache (used once raw is checked)
     try:
         data = raw.encode("utf-8")
     except UnicodeEncodeError as exc:
@@ -398,12 +415,12 @@ def parse_thread_text(raw: str, *, path: str, line: int = 1, lang: str | None = 
         at = bad.start() if bad else exc.start
         raise fail(f"invalid UTF-8 byte 0x{ord(raw[at]) - 0xDC00:02X}" if bad else "invalid character", at,
                    "the file must be UTF-8; re-encode it (e.g. iconv -t UTF-8)") from None
-    prolog = raw.find("<doc")
     if prolog > 0 and "<!" in raw[:prolog] and _DTD.search(raw, 0, prolog):  # only a prolog can hold a DTD
         raise fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)",
                    _DTD.search(raw, 0, prolog).start(), "remove the declaration; thread files need none")
+    layout = _plain_layout(raw, prolog, parts)
     try:
-        root = etree.fromstring(data, _parser())
+        root = etree.fromstring(data, _parser() if layout is None else _checker())
     except etree.XMLSyntaxError as exc:
         d = _DTD.search(raw)
         if d:
@@ -413,6 +430,14 @@ def parse_thread_text(raw: str, *, path: str, line: int = 1, lang: str | None = 
         where = line + (exc.lineno or 1) - 1
         raise CorpusError(f"not well-formed XML: {exc.msg}", file=path, line=where, thread=_id_of(raw),
                           hint="fix the markup at that line") from None
+    if layout is not None:  # checked by libxml2 without a tree; the layout gives the rest
+        posts = _fast_posts(raw, line, parts)
+        if posts is not None:
+            tid, headline = layout
+            if "&" in headline:
+                headline = _REF.sub(_ref_char, headline)
+            return Thread(tid, lang_of(tid, lang) or UNKNOWN, " ".join(headline.split()), path, raw, posts, line)
+        root = etree.fromstring(data, _parser())
     if root.getroottree().docinfo.doctype:  # never used: libxml2 was told to load and resolve nothing
         d = _DTD.search(raw)
         raise fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)", d.start() if d else 0,
@@ -421,36 +446,108 @@ def parse_thread_text(raw: str, *, path: str, line: int = 1, lang: str | None = 
     if root.tag != "doc" or not tid or not _STRUCTURE_OK(root):
         return _scan(raw, path, line, lang)  # structure problems: the scanner names them
     headline = " ".join(_HEADLINE(root).split())
-    return Thread(tid, lang_of(tid, lang) or UNKNOWN, headline, path, raw, None, line)
+    posts = _fast_posts(raw, line, parts)  # None: found by the careful scanner on first use
+    return Thread(tid, lang_of(tid, lang) or UNKNOWN, headline, path, raw, posts, line)
 
 
 def find_posts(raw: str, line: int = 1) -> tuple[Post, ...]:
     """The ``<post>`` elements of a thread's raw text that the reader has already checked.
 
-    The reader has checked that every <post> is a child of <doc>. With no comment, CDATA section
-    or processing instruction in the text, every "<post" then starts a post and every "</post>"
-    ends one, exactly when the two counts agree and each "<post" ends its name (a "<post/>", a
-    "</post >" or a "<postx>" breaks that; the careful scanner then reads the thread). The k-th of
-    each delimits the k-th post, and offsets come from the raw text in C-level passes.
+    The fast cut (``_cut_posts``) when it fits, else the careful scanner.
     """
-    if "<!" in raw or raw.find("<?", 2) >= 0:  # comments, CDATA, PIs may hide "<post": scan properly
-        return _scan(raw, "", line, None).posts
-    n = raw.count("<post")
-    starts = list(map(add, accumulate(map(len, raw.split("<post")[:-1])), range(0, 5 * n, 5)))
-    ends = list(map(add, accumulate(map(len, raw.split("</post>")[:-1])), range(7, 7 * n + 1, 7)))
-    if (not n or len(ends) != n or not all(map(lt, starts, ends)) or not all(map(le, ends[:-1], starts[1:]))
-            or any(raw[s + 5] not in _TAG_NAME_END for s in starts)):
-        return _scan(raw, "", line, None).posts
-    tags = _POST_ATTRS.findall(raw)
-    if len(tags) != n:
-        return _scan(raw, "", line, None).posts
-    if any("'" in t or "&" in t for t in tags):  # single-quoted or escaped values: the general way
-        dicts = [{k: _REF.sub(_ref_char, v1 or v2) for k, v1, v2 in reversed(_ATTR.findall(t))} for t in tags]
-    else:
-        dicts = [dict(reversed(_ATTR_DQ.findall(t))) for t in tags]  # first of a repeated name wins
-    new = tuple.__new__
-    return tuple(new(Post, (d.get("id") or f"p{k}", d.get("author"), d.get("datetime"), s, e, raw, line))
-                 for k, d, s, e in zip(range(1, n + 1), dicts, starts, ends))
+    posts = _fast_posts(raw, line, _cut_posts(raw, raw.find("<doc")))
+    return _scan(raw, "", line, None).posts if posts is None else posts
+
+
+def _cut_posts(raw: str, head: int) -> list[str] | None:
+    """``raw`` after its prolog (``head`` is the offset of ``<doc``) cut at post tags, or None.
+
+    Outside comments, CDATA sections and processing instructions ``<`` cannot occur in text or
+    attribute values, so one ``re.split`` over post start tags, plain post end tags and
+    ``<!``/``<?`` cuts the thread into text, start tag, content, end tag, text, ...; the first
+    part is extended back over the prolog, so running sums of the parts' lengths are offsets in
+    ``raw``. None when a comment in the prolog could hide markup.
+    """
+    if head > 0:
+        if raw.find("<!", 0, head) >= 0:
+            return None
+        parts = _POST_SPLIT.split(raw[head:])
+        parts[0] = raw[:head + len(parts[0])]
+        return parts
+    return _POST_SPLIT.split(raw)
+
+
+def _fast_posts(raw: str, line: int, parts: list[str] | None) -> tuple[Post, ...] | None:
+    """The posts of a checked thread from its cut (``_cut_posts``), or None when the cut does not fit.
+
+    The reader has checked that every <post> is a child of <doc> and that none nests, so the
+    tags alternate start, end, start, end ... exactly when there is no ``<!``/``<?`` (comment,
+    CDATA, processing instruction), no ``<post/>`` and no ``</post >``; then the k-th start and
+    end tags delimit the k-th post. A start tag is cut at its first ``>``, which may lie inside a
+    value: ``_plain_post_attrs`` cannot be fooled by that and ``_general_post_attrs`` refuses it.
+    """
+    if parts is None:
+        return None
+    n = len(parts) >> 2
+    opens = parts[1::4]
+    if (len(parts) & 3 != 1 or not n or parts[3::4].count("</post>") != n or "</post>" in opens
+            or "<!" in opens or "<?" in opens):
+        return None
+    joined = "".join(opens)
+    if "/>" in joined:
+        return None
+    columns = _plain_post_attrs(opens, joined) or _general_post_attrs(opens)
+    if columns is None:
+        return None
+    ids, authors, datetimes = columns
+    if "" in ids or None in ids:  # a missing or empty id: the post's position names it
+        ids = [v or f"p{k}" for k, v in enumerate(ids, 1)]
+    acc = list(accumulate(map(len, parts)))
+    return tuple(map(tuple.__new__, repeat(Post, n),
+                     zip(ids, authors, datetimes, acc[0:4 * n:4], acc[3::4], repeat(raw, n), repeat(line, n))))
+
+
+def _plain_post_attrs(opens: list[str], joined: str) -> tuple[list, list, list] | None:
+    """(ids, authors, datetimes) of start tags that all read ``<post a="…" b="…" …>``: the same
+    names in the same order with the same spacing, double quotes, no ``&``; else None.
+
+    A double-quoted value holds no ``"``, so splitting the joined tags at ``"`` gives, in turn,
+    the text before a value (``<post a=``, `` b=``, …, then ``><post a=`` for the next tag and
+    ``>`` at the end) and the value. When every tag's in-between texts equal the first tag's and
+    those have the strict ``name=`` form, the tags are exactly that and the values line up.
+    """
+    if "&" in joined:  # ``joined`` is "".join(opens)
+        return None
+    bits = joined.split('"')
+    seps = bits[0::2]
+    n = len(opens)
+    m, rem = divmod(len(seps) - 1, n)
+    first = _FIRST_SEP.fullmatch(seps[0])
+    last = seps[-1]
+    if rem or not m or first is None or _LAST_SEP.fullmatch(last) is None:
+        return None
+    names = [first.group(1)]
+    for i in range(1, m):
+        sep = _NEXT_SEP.fullmatch(seps[i])
+        if sep is None or seps[i::m].count(seps[i]) != n:
+            return None
+        names.append(sep.group(1))
+    if seps[m::m].count(last + seps[0]) != n - 1 or len(set(names)) != m:
+        return None
+    values = bits[1::2]
+    none = [None] * n
+    return tuple(values[names.index(a)::m] if a in names else none  # type: ignore[return-value]
+                 for a in ("id", "author", "datetime"))
+
+
+def _general_post_attrs(opens: list[str]) -> tuple[list, list, list] | None:
+    """(ids, authors, datetimes) of any start tags (values entity-decoded, first of a name wins),
+    or None when a tag was cut at a ``>`` inside a value."""
+    if not all(map(_POST_TAG_OK.fullmatch, opens)):
+        return None
+    dicts = [{k: _REF.sub(_ref_char, v1 or v2) if "&" in (v1 or v2) else (v1 or v2)
+              for k, v1, v2 in reversed(_ATTR.findall(t[5:]))} for t in opens]
+    return ([d.get("id") for d in dicts], [d.get("author") for d in dicts], [d.get("datetime") for d in dicts])
 
 
 def _id_of(raw: str) -> str | None:
@@ -459,7 +556,49 @@ def _id_of(raw: str) -> str | None:
     return m.group(1) if m else None
 
 
+def _plain_layout(raw: str, head: int, parts: list[str] | None) -> tuple[str, str] | None:
+    """(id, raw headline text) when the thread, cut at post tags (``_cut_posts``), is laid out
+    plainly: ``<doc id="...">``, at most a text-only ``<headline>``, then posts with only text
+    between them, then ``</doc>``; else None.
+
+    For such a thread libxml2 need only check well-formedness (no tree is built, which is more
+    than twice as fast): every ``<post>`` is then a child of ``<doc>``, none nests, and the id
+    and headline are read from the raw text.
+    """
+    if parts is None or len(parts) < 5 or len(parts) & 3 != 1 or "<" in "".join(parts[4:-1:4]) \
+            or _TAIL_OK.fullmatch(parts[-1]) is None:
+        return None
+    m = _HEAD_OK.fullmatch(parts[0], max(head, 0))
+    if m is None:
+        return None
+    tid = None
+    for k, v1, v2 in _ATTR.findall(m.group(1)):
+        if k == "id":
+            tid = v1 or v2
+    if not tid or "&" in tid or "\t" in tid or "\n" in tid or "\r" in tid:  # libxml2 would normalise it
+        return None
+    return tid, m.group(2) or ""
+
+
 _tls = threading.local()
+
+
+def _checker() -> "etree.XMLParser":
+    """Like ``_parser`` but builds no tree: a well-formedness check only."""
+    p = getattr(_tls, "checker", None)
+    if p is None:
+        p = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, dtd_validation=False,
+                            huge_tree=False, collect_ids=False, target=_NoTree())
+        _tls.checker = p
+    return p
+
+
+class _NoTree:
+    """A parser target with no event methods, so libxml2 reports no events and lxml builds nothing."""
+
+    def close(self) -> None:
+        return None
+
 
 
 def _parser() -> "etree.XMLParser":

@@ -148,9 +148,9 @@ def _post_pieces(raw: str, start: int, end: int) -> tuple[Piece, ...]:
 class Thread:
     """One ``<doc>``: its id, language, headline, source, raw XML and posts in document order.
 
-    Immutable. ``posts`` may be given, or left to be found in ``raw`` on first use (the reader
-    checks a thread completely when it reads it, so finding the posts later cannot fail; a
-    collection read for a few threads never pays for the posts of the others).
+    Immutable. ``posts`` may be given (the reader finds them while it reads the thread), or left
+    to be found in ``raw`` on first use (the reader does that for unusual threads, e.g. with
+    comments or CDATA; it has checked the thread completely, so finding them later cannot fail).
     """
 
     __slots__ = ("id", "lang", "headline", "path", "raw", "line", "_posts", "_starts")

@@ -353,6 +353,50 @@ def test_rare_forms_take_the_careful_path():
     assert [p.id for p in parse_thread_text(fake, path="x").posts] == ["p1", "p2", "p3"]
 
 
+_PLAIN = ('<doc id="bolt-eng-DF-1-2-3">\n<headline>\nA &amp; B &#x4E2D;\r\n  c\n</headline>\n'
+          '<post author="a" datetime="d1" id="p1">\nhi &lt;x&gt; <quote orig_author="z">q</quote>\n</post>\n'
+          '<post author="b" datetime="d2" id="p2">\nbye\n</post>\n</doc>')
+
+
+@pytest.mark.parametrize("raw, ids, authors", [
+    (_PLAIN, ["p1", "p2"], ["a", "b"]),
+    ('<?xml version="1.0"?>\n' + _PLAIN, ["p1", "p2"], ["a", "b"]),
+    # a ">" inside a value cuts the fast split's start tag short: both attribute readers must notice
+    (_PLAIN.replace('author="a"', 'author="a>b"'), ["p1", "p2"], ["a>b", "b"]),
+    (_PLAIN.replace('author="a"', 'author="a>b"').replace('datetime="d2" ', ""), ["p1", "p2"], ["a>b", "b"]),
+    # attribute orders, quotes, spacing and entities that differ between posts
+    (_PLAIN.replace('<post author="b" datetime="d2" id="p2">', "<post id='p2'\n author = 'b&amp;c' >"),
+     ["p1", "p2"], ["a", "b&c"]),
+    (_PLAIN.replace(' id="p2"', ' id=""'), ["p1", "p2"], ["a", "b"]),
+    (_PLAIN.replace(' id="p1"', ""), ["p1", "p2"], ["a", "b"]),
+    # a value that looks like the next attribute, and one holding "/>"
+    (_PLAIN.replace('author="a"', 'author=" id=" x="/>"'), ["p1", "p2"], [" id=", "b"]),
+    # layouts that need libxml2's tree: an element between posts, a headline with markup
+    (_PLAIN.replace("</post>\n<post", "</post>\n<br/><post"), ["p1", "p2"], ["a", "b"]),
+    (_PLAIN.replace("<headline>\n", "<headline><i>x</i> "), ["p1", "p2"], ["a", "b"]),
+])
+def test_fast_reading_matches_the_careful_scanner(raw, ids, authors):
+    t = parse_thread_text(raw, path="x")
+    careful = _scan(raw, "x", 1, None)
+    assert [p.id for p in t.posts] == ids and [p.author for p in t.posts] == authors
+    assert [tuple(p) for p in t.posts] == [tuple(p) for p in careful.posts] == [tuple(p) for p in find_posts(raw)]
+    assert (t.id, t.headline) == (careful.id, careful.headline)
+    assert all(raw[p.start:p.end].startswith("<post") and raw[p.start:p.end].endswith("</post>") for p in t.posts)
+
+
+def test_fast_reading_headline_and_id():
+    t = parse_thread_text(_PLAIN, path="x")
+    assert t.id == "bolt-eng-DF-1-2-3" and t.headline == "A & B \u4e2d c"  # entities decoded, white space collapsed
+    assert parse_thread_text(_PLAIN.replace("<headline>", "<headline><i>x</i>"), path="x").headline.startswith("x")
+    odd = parse_thread_text(_PLAIN.replace('id="bolt', 'id="a&amp;bolt'), path="x")
+    assert odd.id == "a&bolt-eng-DF-1-2-3"  # an escaped id takes libxml2's reading
+    with pytest.raises(CorpusError, match="unknown entity &nbsp;"):
+        parse_thread_text(_PLAIN.replace("&amp; B", "&nbsp; B"), path="x")
+    with pytest.raises(CorpusError, match="mismatched </quote>: <post> opened at line 9 is still open") as e:
+        parse_thread_text(_PLAIN.replace("bye", "bye</quote>"), path="x")
+    assert e.value.line == 10
+
+
 # --------------------------------------------------------------------------- lookups
 
 

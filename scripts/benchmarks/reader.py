@@ -5,11 +5,15 @@ CPU time of this process (``time.process_time``), which a busy machine disturbs 
 wall-clock time; wall-clock figures are reported too. Three depths of reading are measured:
 
 - ``threads``: ``iter_threads`` as shipped: every thread decoded, cut, checked for well-formedness
-  (libxml2) and structure, with id, language, headline and raw text (posts are found on first use);
+  (libxml2) and structure, with id, language, headline and raw text (and, since the reader finds
+  them while reading, its posts; a thread of unusual layout leaves them to first use);
 - ``posts``: the same, then every ``Thread.posts`` (ids, authors, dates, raw spans);
 - ``pieces``: the same, then every post's text pieces (raw spans, decoded text, quote depth).
 
-The target (ratio >= 0.33, ours / bare lxml) is checked on ``threads``.
+The target (ratio >= 0.33, ours / bare lxml) is checked on ``posts``: records fully read (every
+thread and every post's id, author, datetime and raw span), not left to be found on first use.
+The other two depths are reported as extra rows. The machine's load average is reported with
+the figures, since a loaded machine lowers both readers' speeds (the ratio much less).
 Input: ``--paths`` (default: ``../shared/real-samples/bolt-eng-DF-215.xml`` when present, else a
 generated multilingual collection of the same size).
 """
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import random
 import tempfile
 import time
@@ -133,9 +138,10 @@ def run(args: argparse.Namespace) -> dict:
                          "MB_per_s_wall": round(size_mb / f["wall_s"], 1),
                          "ratio_to_lxml_cpu": round(lxml_cpu / f["cpu_s"], 3),
                          "ratio_to_lxml_wall": round(lxml_wall / f["wall_s"], 3)}
-    ratio = result["threads"]["ratio_to_lxml_cpu"]
-    result["target"] = {"metric": "threads.ratio_to_lxml_cpu", "min": TARGET, "value": ratio, "met": ratio >= TARGET}
-    result["failed_targets"] = [] if ratio >= TARGET else ["threads.ratio_to_lxml_cpu"]
+    ratio = result["posts"]["ratio_to_lxml_cpu"]
+    result["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    result["target"] = {"metric": "posts.ratio_to_lxml_cpu", "min": TARGET, "value": ratio, "met": ratio >= TARGET}
+    result["failed_targets"] = [] if ratio >= TARGET else ["posts.ratio_to_lxml_cpu"]
     if tmp is not None:
         tmp.cleanup()
     return result
