@@ -334,3 +334,88 @@ def test_load_translator_reports_a_bad_spec():
     assert load_translator("operator:add")("a", "b") == "ab"
     with pytest.raises(ToolkitError):
         load_translator("no_such_module_xyz:f")
+
+
+# ------------------------------------------------------------------ language-independent anchors
+
+
+def test_numbers_are_normalised_across_scripts():
+    from bolt.pipeline.anchors import chinese_to_int, int_to_chinese, numbers_in
+
+    assert chinese_to_int("三百五十") == 350
+    assert chinese_to_int("两万") == 20000
+    assert chinese_to_int("二〇一二") == 2012
+    assert chinese_to_int("十五") == 15
+    assert chinese_to_int("价格") is None
+    assert int_to_chinese(350) == "三百五十"
+    assert int_to_chinese(15) == "十五"
+    assert int_to_chinese(10005) == "一万零五"
+    assert numbers_in("价格三百五十元, ٢٠١٣ و 40") == {"350", "2013", "40"}
+
+
+def test_query_anchors_are_numbers_and_latin_names():
+    from bolt.pipeline.anchors import is_name_like, query_anchors
+
+    assert query_anchors("Is the BMW X5 cheaper than the iPhone in Cairo in 2012?") == ("bmw", "x5", "iphone", "2012")
+    assert is_name_like("X5") and is_name_like("iPhone") and not is_name_like("Cairo") and not is_name_like("price")
+
+
+def test_name_like_words_and_numbers_join_the_other_languages_queries():
+    from bolt.pipeline import plan_query
+
+    plan = plan_query("Lumina X5 price 350")
+    assert "X5" in plan.query_for("arz").split() and "X5" in plan.query_for("cmn").split()
+    assert "سعر" in plan.query_for("arz").split()
+    assert "三百五十" in plan.query_for("cmn").split()  # an amount, also as a Chinese numeral
+    assert plan.anchors == ("x5", "350")
+    assert plan_query("Lumina X5", translate=False).anchors == ()
+
+
+def test_feedback_anchors_need_two_english_passages():
+    from bolt.pipeline.anchors import feedback_anchors
+
+    texts = ["The new Galaxy S3 costs 4000 pounds at Samsung shops.",
+             "I bought the Galaxy S3 for 4000 in Giza.",
+             "Prices went up. Nothing else."]
+    # 'Galaxy', 'S3', '4000' are in two passages; 'Samsung', 'Giza' in one; 'Prices' starts a sentence
+    assert feedback_anchors(texts, exclude=["price"]) == ("galaxy", "s3", "4000")
+    assert feedback_anchors(texts, exclude=["galaxy"], limit=1) == ("s3",)
+
+
+def test_with_feedback_adds_anchors_to_arabic_and_chinese_queries_only():
+    from bolt.pipeline import plan_query
+    from bolt.pipeline.translate import with_feedback
+
+    plan = with_feedback(plan_query("flood damage"), ("riverton", "200"))
+    assert plan.anchors == ("riverton", "200")
+    assert plan.query_for("eng") == "flood damage"
+    assert plan.query_for("arz").split()[-2:] == ["riverton", "200"]
+    assert plan.query_for("cmn").split()[-2:] == ["riverton", "200"]
+
+
+def test_cross_language_gate_needs_two_concepts_an_anchor_or_an_on_topic_thread(searcher):
+    from bolt.pipeline import Distiller, SystemConfig, plan_query
+    from bolt.pipeline.candidates import Sentence
+
+    d = Distiller(searcher, searcher.corpus, SystemConfig())
+    plan = plan_query("flood rescue army 2012")
+    s = Sentence("t", "p1", "arz", 0, 10, "الفيضان كان كبير", 0, 1.0, 0)
+    assert not d._cross_language_evidence(plan, s, frozenset({"flood"}))
+    assert d._cross_language_evidence(plan, s, frozenset({"flood", "armi"}))
+    assert d._cross_language_evidence(plan, s, frozenset({"flood"}), thread_coverage=0.5)
+    s2 = Sentence("t", "p1", "arz", 0, 10, "الفيضان سنة ٢٠١٢", 0, 1.0, 0)
+    assert d._cross_language_evidence(plan, s2, frozenset({"flood"}))  # the number is an anchor
+    loose = Distiller(searcher, searcher.corpus, SystemConfig(xl_min_concepts=1))
+    assert loose._cross_language_evidence(plan, s, frozenset({"flood"}))
+
+
+def test_arabic_lexicon_is_large_and_has_egyptian_forms():
+    from bolt.lexicon import lexicon, stem
+
+    arz = lexicon("arz")
+    assert len(arz) >= 2500
+    assert {"عايز", "يريد"} <= set(arz[stem("want")])
+    assert {"فلوس", "مال"} <= set(arz[stem("money")])
+    assert {"عربية", "سيارة"} <= set(arz[stem("car")])
+    assert "مفيش" in arz["there is no"]  # phrases are keyed by their stems, word by word
+    assert "حقوق الإنسان" in arz[f"{stem('human')} {stem('rights')}"]

@@ -58,7 +58,8 @@ def arabic_lexicon() -> Mapping[str, tuple[str, ...]]:
         if not line.strip() or line.startswith("#"):
             continue
         eng, _, ara = line.partition("\t")
-        forms = table.setdefault(stem(eng.strip()), [])
+        key = " ".join(stem(w) for w in eng.split())  # phrases stem word by word, as queries do
+        forms = table.setdefault(key, [])
         for f in ara.split("|"):
             f = f.strip()
             if f and f not in forms:

@@ -30,6 +30,14 @@ class SystemConfig:
     ``min_coverage`` of the query concepts their language can express (and pass ``abs_floor``):
     scores of sentences with and without an embedding are not quite on one scale, and this keeps
     Arabic and Chinese evidence from being crowded out by English sentences.
+    Cross-language feedback: the numbers and Latin-script names that at least ``prf_min_df`` of the
+    ``prf_passages`` best English passages share (at most ``prf_terms``) join the Arabic and Chinese
+    queries (0 passages: off). A non-English bullet must express at least ``xl_min_concepts``
+    distinct query concepts (or all its language can express, if fewer) or carry an anchor (a
+    number or Latin token of the query or of that feedback), or express one concept in a thread
+    whose sentences and headline together cover at least ``xl_thread_coverage`` of the concepts
+    its language can express: a single translated word is weak evidence, since a lexicon entry is
+    ambiguous out of context, and the thread is that context.
     """
 
     name: str = "main"
@@ -58,15 +66,21 @@ class SystemConfig:
     max_sources: int = 8
     lead_posts: int = 5
     translator: str | None = None
+    prf_passages: int = 5
+    prf_min_df: int = 2
+    prf_terms: int = 6
+    xl_min_concepts: int = 2
+    xl_thread_coverage: float = 0.5
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
-        for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads"):
+        for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
+                  "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
-                  "rel_threshold", "abs_floor", "min_coverage"):
+                  "rel_threshold", "abs_floor", "min_coverage", "xl_thread_coverage"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
 

@@ -22,7 +22,9 @@ from bolt.pipeline.config import SystemConfig
 from bolt.pipeline.redundancy import cluster
 from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, matched_concepts
 from bolt.pipeline.text import word_count
-from bolt.pipeline.translate import QueryPlan, plan_query
+from bolt.pipeline.anchors import feedback_anchors, sentence_anchors
+from bolt.pipeline.scoring import expressible
+from bolt.pipeline.translate import QueryPlan, plan_query, with_feedback
 
 LANG_ORDER = ("eng", "arz", "cmn")
 QUESTION_MARKS = ("?", "؟", "？")
@@ -91,6 +93,30 @@ class Distiller:
                 posts.extend(candidate_posts(hits, lang))
             return posts
 
+    def retrieve_with_feedback(self, plan: QueryPlan) -> tuple[QueryPlan, list[CandidatePost]]:
+        """English first; its best passages' shared numbers and names then join the other languages' queries.
+
+        Returns the plan with those feedback anchors, and the candidate posts of every language.
+        """
+        cfg = self.config
+        if not cfg.translate or cfg.prf_passages <= 0 or "eng" not in self.langs or cfg.k_eng <= 0:
+            return plan, self.retrieve(plan)
+        with self._stage("retrieve"):
+            hits = self.searcher.search(plan.query_for("eng"), k=cfg.k_eng, lang="eng", units="passage")
+            eng = candidate_posts(hits, "eng")
+            texts, seen = [], set()
+            for h in hits:  # the best passage of each of the first ``prf_passages`` posts
+                if getattr(h, "quoted", False) or (h.thread, h.post) in seen:
+                    continue
+                seen.add((h.thread, h.post))
+                texts.append(h.text)
+                if len(texts) >= cfg.prf_passages:
+                    break
+            exclude = [c.word for c in plan.concepts] + list(plan.anchors)
+            plan = with_feedback(plan, feedback_anchors(texts, exclude, cfg.prf_min_df, cfg.prf_terms))
+        others = self.retrieve(plan_without(plan, "eng"))
+        return plan, eng + others
+
     def expand(self, posts: list[CandidatePost]) -> list[CandidatePost]:
         """Add every post of the ``expand_threads`` best threads per language.
 
@@ -154,8 +180,8 @@ class Distiller:
 
     def main(self, query: str) -> list[DistilledBullet]:
         cfg = self.config
-        plan = self.plan(query)
-        sents = self.sentences(self.expand(self.retrieve(plan)), questions=not cfg.drop_questions)
+        plan, posts = self.retrieve_with_feedback(self.plan(query))
+        sents = self.sentences(self.expand(posts), questions=not cfg.drop_questions)
         if not sents:
             return []
         with self._stage("score"):
@@ -201,6 +227,9 @@ class Distiller:
             per_lang: dict[str, int] = {}
             for c in clusters:  # best first
                 head = sents[c.head]
+                if head.lang != "eng" and not self._cross_language_evidence(plan, head, matched[c.head],
+                                                                            thread_cov[head.thread]):
+                    continue
                 if scores[c.head] >= cut:
                     above.append(c)
                 elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
@@ -226,6 +255,18 @@ class Distiller:
                 bullets.append(DistilledBullet(head.text, tuple(sources), round(scores[c.head], 6),
                                                head.lang, self._gloss(head)))
             return bullets
+
+    def _cross_language_evidence(self, plan: QueryPlan, s: Sentence, matched: frozenset[str],
+                                 thread_coverage: float = 0.0) -> bool:
+        """A non-English sentence speaks of the query: enough distinct concepts, a shared anchor, or
+        one concept in a thread that covers the query well (see ``SystemConfig``)."""
+        if not plan.concepts:
+            return True
+        need = min(self.config.xl_min_concepts,
+                   sum(1 for c in plan.concepts if expressible(c, s.lang)) or 1)
+        if len(matched) >= need or (matched and thread_coverage >= self.config.xl_thread_coverage):
+            return True
+        return bool(plan.anchors) and not sentence_anchors(s.text).isdisjoint(plan.anchors)
 
     def _thread_coverage(self, plan: QueryPlan, sents: list[Sentence], matched) -> dict[str, float]:
         """Per thread: the coverage score of all its candidate sentences and headline taken together."""
@@ -284,6 +325,13 @@ class Distiller:
                 out.append(DistilledBullet(sents[i].text, ((sents[i].thread, sents[i].offset),),
                                            round(scores[i], 6), sents[i].lang, self._gloss(sents[i])))
             return out
+
+
+def plan_without(plan: QueryPlan, lang: str) -> QueryPlan:
+    """The plan with an empty query for ``lang`` (that language is not searched again)."""
+    from dataclasses import replace
+
+    return replace(plan, queries=tuple((lg, "" if lg == lang else q) for lg, q in plan.queries))
 
 
 def _key(s: Sentence) -> tuple:

@@ -6,9 +6,10 @@ retrieval query, and to find which concepts a sentence of any language expresses
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bolt.lexicon import lexicon, stem
+from bolt.pipeline.anchors import int_to_chinese, is_name_like, numbers_in, query_anchors
 from bolt.pipeline.text import ENGLISH_STOPWORDS, WORD, arabic_terms
 
 TARGET_LANGS = ("arz", "cmn")
@@ -36,6 +37,8 @@ class QueryPlan:
     query: str
     concepts: tuple[Concept, ...]
     queries: tuple[tuple[str, str], ...]  # (lang, query string)
+    # numbers and Latin-script names, from the query and from English feedback (``with_feedback``)
+    anchors: tuple[str, ...] = ()
 
     def query_for(self, lang: str) -> str:
         return dict(self.queries).get(lang, self.query)
@@ -79,10 +82,28 @@ def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), trans
         parts: list[str] = []
         for c in concepts:
             parts.extend(c.forms_in(lang))
-            if not c.forms_in(lang) and (c.word[:1].isupper() or c.word.isdigit()):
-                parts.append(c.word)  # names and numbers may be written in Latin script
+            if c.word.isdigit() or is_name_like(c.word) or (not c.forms_in(lang) and c.word[:1].isupper()):
+                parts.append(c.word)  # names, models and numbers are often kept in Latin script
+            if lang == "cmn" and c.word.isdigit():
+                parts.extend(_chinese_number(c.word))
         queries.append((lang, " ".join(parts)))
-    return QueryPlan(query, tuple(concepts), tuple(queries))
+    return QueryPlan(query, tuple(concepts), tuple(queries), query_anchors(query) if translate else ())
+
+
+def _chinese_number(word: str) -> list[str]:
+    """The Chinese numeral for an amount (not for a year, which Chinese writes in digits)."""
+    n = int(word)
+    return [] if n < 10 or 1900 <= n <= 2100 or n >= 100_000_000 else [int_to_chinese(n)]
+
+
+def with_feedback(plan: QueryPlan, anchors: tuple[str, ...]) -> QueryPlan:
+    """The plan with feedback anchors added to its anchors and to the Arabic and Chinese queries."""
+    new = tuple(a for a in anchors if a not in plan.anchors)
+    if not new:
+        return plan
+    queries = tuple((lang, q if lang not in TARGET_LANGS else " ".join([q, *new]).strip())
+                    for lang, q in plan.queries)
+    return replace(plan, queries=queries, anchors=plan.anchors + new)
 
 
 def concept_matches(concept: Concept, lang: str, text: str, term_set: frozenset[str]) -> bool:
@@ -91,6 +112,8 @@ def concept_matches(concept: Concept, lang: str, text: str, term_set: frozenset[
         return True
     if lang == "eng":
         return False
+    if concept.word.isdigit() and concept.word in numbers_in(text):  # ٢٠١٢, 二〇一二 or 三百
+        return True
     for form in concept.forms_in(lang):
         if lang == "cmn":
             if form in text:

@@ -87,7 +87,13 @@ def _load() -> float:
 
 
 def _reach(topics, run_path: Path, corpus) -> dict:
-    """Topics with nuggets in arz/cmn threads, and those whose run cites a post holding one."""
+    """Cross-language reach of a run.
+
+    A topic is *eligible* when at least one of its nuggets lies in an Arabic or Chinese thread
+    (the thread's language in the collection, ``arz`` or ``cmn``); it is *reached* when the run
+    cites at least one post (thread id, post id) that holds such a nugget. ``rate`` =
+    reached / eligible.
+    """
     from bolt.submission import read_run
 
     run = read_run(run_path)
@@ -96,11 +102,14 @@ def _reach(topics, run_path: Path, corpus) -> dict:
         units = set()
         for f in t.facets:
             for n in f.nuggets:
-                if n.post and n.offset is not None and not n.post.startswith(("bolt-eng", "ENG")):
-                    th = corpus.get(n.post)
-                    post = th.post_at(n.offset) if th else None
-                    if post:
-                        units.add((n.post, post.id))
+                if not n.post or n.offset is None:
+                    continue
+                th = corpus.get(n.post)
+                if th is None or th.lang not in ("arz", "cmn"):
+                    continue
+                post = th.post_at(n.offset)
+                if post:
+                    units.add((n.post, post.id))
         if not units:
             continue
         eligible.append(t.number)
