@@ -80,6 +80,7 @@ class Embedder:
         try:
             from sentence_transformers import SentenceTransformer
 
+            _quiet_transformers()
             self.model = SentenceTransformer(target, device="cpu")
         except ImportError as exc:
             raise RuntimeUnavailable("sentence-transformers is not installed",
@@ -111,6 +112,17 @@ class Embedder:
     @property
     def dimension(self) -> int:
         return int(self.model.get_sentence_embedding_dimension())
+
+
+def _quiet_transformers() -> None:
+    """Silence transformers' weight-loading progress bar: it is noise on every command's stderr."""
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
+    except Exception:  # an older or newer transformers without these hooks: keep its defaults
+        pass
 
 
 def _fingerprint(target: str) -> str:
