@@ -6,7 +6,6 @@ offset must point at its text in the raw XML.
 """
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -337,3 +336,36 @@ def test_bundled_sample_collection_indexes(tmp_path):
             hits = s.search(" ".join(words), k=3, lang=lang)
             assert hits, lang
             assert_offsets(s, hits)
+
+
+# --------------------------------------------------------------------------- the Lucene writer
+
+def test_json_documents_and_java_strings_keep_characters_outside_the_bmp():
+    import json
+
+    from indexing import jvm
+    from indexing.lucene_index import java_text, json_document
+
+    for text in ('say "hi"\\\n\tnow', "المستشفى", "他说𠀀𠀁好😀", "\x01"):
+        assert json.loads(json_document(7, text)) == {"id": "7", "contents": text}
+    assert "\\ud840\\udc00" in json_document(1, "𠀀")  # escaped: jnius would mangle the raw character
+    mapper = jvm.lucene().autoclass("com.fasterxml.jackson.databind.ObjectMapper")()
+    node = mapper.readTree(java_text(json_document(3, "a😀中")))
+    assert node.get("contents").asText() == "a😀中"
+    assert java_text("plain") == "plain"
+    assert java_text("😀中").length() == 3  # UTF-16 units: a surrogate pair and one
+
+
+def test_lucene_languages_coming_back_are_appended(tmp_path):
+    """eng, arz, eng again: eng's shards are closed early, then reopened in append mode."""
+    eng1, eng2 = (d + "</doc>\n" for d in ENG.split("</doc>\n")[:2])
+    threads = [parse_thread_text(eng1, path="e1.xml"), parse_thread_text(ARZ.split("</doc>")[0] + "</doc>\n", path="a.xml"),
+               parse_thread_text(eng2, path="e2.xml")]
+    m = build_from_threads(threads, tmp_path / "idx", backend="lucene")
+    assert m["counts"]["eng"]["threads"] == 2
+    with open_index(tmp_path / "idx") as s:
+        assert s.search("concert tickets", k=1, lang="eng")[0].thread == "bolt-eng-DF-1-100-2"
+        assert s.search("flooded bridge", k=1, lang="eng")[0].thread == "bolt-eng-DF-1-100-1"
+        assert s.search("مستشفي", k=1, lang="arz")[0].thread == "bolt-arz-DF-1-200-1"
+        assert [(h.thread, h.post) for h in s.search("concert", k=5, lang="eng", units="post")] == [
+            ("bolt-eng-DF-1-100-2", "p1"), ("bolt-eng-DF-1-100-2", "p2")]

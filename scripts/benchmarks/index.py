@@ -9,17 +9,25 @@ figure covers Python and Java together). The JVM is started before the clock in 
 - Query latency over ``--queries`` queries (all languages, interleaved): p50/p95. Target p50 <= 50 ms.
 - rank-bm25 vs Lucene on ``--bm25-posts`` posts: build and query time, their ratios, peak memory.
 
-The collection: ``--corpus PATH`` (e.g. the output of ``scripts/gen_corpus.py``), or a synthetic
-multilingual one of ``--threads`` threads written here (``--posts`` posts each).
+The collection: ``--corpus PATH...`` (files or folders; a ``scripts/gen_corpus.py`` output folder
+is read as its ``corpus/``, and its ``topics.xml`` gives the queries: every topic's query, then one
+planted nugget sentence per facet, in its own language), or a synthetic multilingual one of
+``--threads`` threads written here (``--posts`` posts each).
+
+Fairness: both indexers get the same units, the same analyzers, ``--java-threads`` Java threads and
+a 256 MB buffer, in the same run. ``IndexCollection`` runs one thread per input file, so the JSON is
+written as ``--java-threads`` files per language (round robin), else it would use a single thread.
+Other engineers share the machine: each phase records the load average before and after, and its
+CPU seconds (all threads, Python and Java), which the load disturbs less than wall time.
+``--repeat N`` builds with both indexers N times, alternately, and reports the median run.
 """
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
+import os
 import random
 import resource
 import shutil
-import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -42,10 +50,15 @@ JOIN = {"eng": " ", "arz": " ", "cmn": ""}
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--corpus", nargs="*", help="an existing collection (default: a synthetic one)")
+    p.add_argument("--corpus", nargs="+", metavar="PATH",
+                   help="an existing collection, or a gen_corpus.py output folder (default: a synthetic one)")
+    p.add_argument("--topics", help="topic file for the latency queries (default: <corpus>/topics.xml if any)")
+    p.add_argument("--java-threads", type=int, default=2, help="Java indexing threads for both indexers")
     p.add_argument("--threads", type=int, default=3000, help="synthetic threads (a third per language)")
     p.add_argument("--posts", type=int, default=12, help="posts per synthetic thread")
     p.add_argument("--queries", type=int, default=100)
+    p.add_argument("--repeat", type=int, default=1,
+                   help="build with both indexers this many times, alternately; report the median ratio")
     p.add_argument("--bm25-posts", type=int, default=10000)
     p.add_argument("--workdir", help="keep the collection and indexes here (default: a temp folder)")
 
@@ -85,15 +98,24 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
 def _phase_bolt(paths, out, backend, queries, q):
     from indexing import jvm
     from indexing.search import build_index, open_index
 
     if backend == "lucene":
         jvm.lucene()
-    t0 = time.perf_counter()
+    load0, c0, t0 = _load(), _cpu_s(), time.perf_counter()
     m = build_index(paths, out, backend=backend, force=True, progress=False)
-    build = time.perf_counter() - t0
+    build, cpu, load1 = time.perf_counter() - t0, _cpu_s() - c0, _load()
     lat = []
     with open_index(out) as s:
         t1 = time.perf_counter()
@@ -104,10 +126,11 @@ def _phase_bolt(paths, out, backend, queries, q):
             t = time.perf_counter()
             s.search(query, k=10)
             lat.append(time.perf_counter() - t)
-    q.put({"build_s": build, "open_s": warm, "latencies": lat, "counts": m["counts"], "peak_mb": _peak_mb()})
+    q.put({"build_s": build, "cpu_s": cpu, "load": [load0, load1], "open_s": warm, "latencies": lat,
+           "counts": m["counts"], "peak_mb": _peak_mb()})
 
 
-def _phase_jsoncollection(index_dir, json_root, q):
+def _phase_jsoncollection(index_dir, json_root, threads, q):
     """Anserini's own indexer over the same units as JSON, one run per language (same analyzers)."""
     from indexing import jvm
     from indexing.lucene_index import _quiet_logs
@@ -115,14 +138,15 @@ def _phase_jsoncollection(index_dir, json_root, q):
     L = jvm.lucene()
     _quiet_logs()
     index_collection = L.autoclass("io.anserini.index.IndexCollection")
-    t0 = time.perf_counter()
+    load0, c0, t0 = _load(), _cpu_s(), time.perf_counter()
     for d in sorted(Path(json_root).iterdir()):
         lang = d.name
         index_collection.main(["-collection", "JsonCollection", "-input", str(d), "-index",
                                str(Path(index_dir) / lang), "-generator", "DefaultLuceneDocumentGenerator",
-                               "-threads", "2", "-language", {"eng": "en", "arz": "ar", "cmn": "zh"}[lang],
+                               "-threads", str(threads), "-language", {"eng": "en", "arz": "ar", "cmn": "zh"}[lang],
                                "-memoryBuffer", "256", "-quiet"])
-    q.put({"build_s": time.perf_counter() - t0, "peak_mb": _peak_mb()})
+    q.put({"build_s": time.perf_counter() - t0, "cpu_s": _cpu_s() - c0, "load": [load0, _load()],
+           "peak_mb": _peak_mb()})
 
 
 def _run(target, *args) -> dict:
@@ -142,26 +166,54 @@ class _Out:
         print(json.dumps(result))
 
 
-def _dump_json(units_db: Path, out: Path) -> int:
-    """The units of a built index as JsonCollection files, one folder per language, prepared text."""
+def _dump_json(units_db: Path, out: Path, files_per_lang: int = 2) -> int:
+    """The units of a built index as JsonCollection files: ``files_per_lang`` files per language
+    (round robin, so IndexCollection's threads all work), the same prepared text Lucene got."""
     import sqlite3
 
     from indexing.analysis import AnalysisConfig
 
     a = AnalysisConfig()
     db = sqlite3.connect(units_db)
-    files = {}
+    files: dict[str, list] = {}
     n = 0
     for uid, lang, text in db.execute("SELECT id, lang, text FROM units"):
-        f = files.get(lang)
-        if f is None:
+        fs = files.get(lang)
+        if fs is None:
             (out / lang).mkdir(parents=True, exist_ok=True)
-            f = files[lang] = open(out / lang / "docs.jsonl", "w", encoding="utf-8")
-        f.write(json.dumps({"id": str(uid), "contents": a.prepare(text, lang)}, ensure_ascii=False) + "\n")
+            fs = files[lang] = [open(out / lang / f"docs-{i}.jsonl", "w", encoding="utf-8")
+                                for i in range(max(1, files_per_lang))]
+        fs[n % len(fs)].write(json.dumps({"id": str(uid), "contents": a.prepare(text, lang)},
+                                         ensure_ascii=False) + "\n")
         n += 1
-    for f in files.values():
-        f.close()
+    for fs in files.values():
+        for f in fs:
+            f.close()
+    db.close()
     return n
+
+
+def _topic_queries(path, n: int) -> list[str]:
+    """Every topic's query, then one nugget sentence per facet (in its own language), up to ``n``."""
+    from bolt.topics import read_topics
+
+    topics = read_topics(path)
+    pool = [t.query for t in topics]
+    pool += [f.nuggets[0].text if f.nuggets else f.desc for t in topics for f in t.facets]
+    return [pool[i % len(pool)] for i in range(n)] if pool else []
+
+
+def _resolve_corpus(paths: list[str], topics: str | None) -> tuple[list[str], str | None]:
+    """A gen_corpus.py output folder stands for its ``corpus/`` (and offers its ``topics.xml``)."""
+    out = []
+    for p in paths:
+        d = Path(p)
+        if (d / "corpus").is_dir() and (d / "topics.xml").is_file():
+            out.append(str(d / "corpus"))
+            topics = topics or str(d / "topics.xml")
+        else:
+            out.append(p)
+    return out, topics
 
 
 def _queries(n: int, seed: int = 7) -> list[str]:
@@ -183,8 +235,11 @@ def _subset(paths, out: Path, posts: int) -> int:
     from indexing.reader import iter_threads
 
     by_lang: dict[str, list] = {}
-    for t in iter_threads(paths, skip_bad=True):
-        by_lang.setdefault(t.lang, []).append(t)
+    held: dict[str, int] = {}
+    for t in iter_threads(paths, skip_bad=True):  # keep at most ``posts`` posts of each language
+        if held.get(t.lang, 0) < posts:
+            by_lang.setdefault(t.lang, []).append(t)
+            held[t.lang] = held.get(t.lang, 0) + len(t.posts)
     chosen, n = [], 0
     iters = [iter(v) for v in by_lang.values()]
     while n < posts and iters:
@@ -208,8 +263,9 @@ def _subset(paths, out: Path, posts: int) -> int:
 def run(args) -> dict:
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-index-"))
     work.mkdir(parents=True, exist_ok=True)
+    topics = args.topics
     if args.corpus:
-        paths = args.corpus
+        paths, topics = _resolve_corpus(args.corpus, topics)
     else:
         coll = work / "collection"
         if not coll.exists():
@@ -218,17 +274,21 @@ def run(args) -> dict:
     from indexing.manifest import list_inputs
 
     mb = sum(f.stat().st_size for f in list_inputs(paths)) / 1e6
-    queries = _queries(args.queries)
+    queries = _topic_queries(topics, args.queries) if topics else _queries(args.queries)
 
-    ours = _run(_phase_bolt, paths, str(work / "idx-lucene"), "lucene", queries)
+    json_root = work / "json"
+    runs = []
+    for i in range(max(1, args.repeat)):  # alternate the two indexers so both see the same load
+        ours = _run(_phase_bolt, paths, str(work / "idx-lucene"), "lucene", queries)
+        if i == 0:
+            shutil.rmtree(json_root, ignore_errors=True)
+            _dump_json(work / "idx-lucene" / "units.sqlite", json_root, args.java_threads)
+        shutil.rmtree(work / "idx-json", ignore_errors=True)
+        theirs = _run(_phase_jsoncollection, str(work / "idx-json"), str(json_root), args.java_threads)
+        runs.append((theirs["build_s"] / ours["build_s"], ours, theirs))
+    ratio, ours, theirs = sorted(runs, key=lambda r: r[0])[(len(runs) - 1) // 2]  # the median run
     posts = sum(c["posts"] for c in ours["counts"].values())
     units = sum(c["passages"] + c["post_units"] for c in ours["counts"].values())
-    json_root = work / "json"
-    shutil.rmtree(json_root, ignore_errors=True)
-    _dump_json(work / "idx-lucene" / "units.sqlite", json_root)
-    shutil.rmtree(work / "idx-json", ignore_errors=True)
-    theirs = _run(_phase_jsoncollection, str(work / "idx-json"), str(json_root))
-    ratio = theirs["build_s"] / ours["build_s"]
 
     sub = work / "subset"
     shutil.rmtree(sub, ignore_errors=True)
@@ -244,19 +304,27 @@ def run(args) -> dict:
                        "threads": sum(c["threads"] for c in ours["counts"].values())},
         "bolt_index": {"seconds": round(ours["build_s"], 2), "mb_per_s": round(mb / ours["build_s"], 2),
                        "posts_per_s": round(posts / ours["build_s"]), "units_per_s": round(units / ours["build_s"]),
+                       "cpu_s": round(ours["cpu_s"], 1), "load_avg_before_after": ours["load"],
                        "peak_mb": round(ours["peak_mb"])},
         "jsoncollection": {"seconds": round(theirs["build_s"], 2), "mb_per_s": round(mb / theirs["build_s"], 2),
                            "posts_per_s": round(posts / theirs["build_s"]),
-                           "units_per_s": round(units / theirs["build_s"]), "peak_mb": round(theirs["peak_mb"])},
+                           "units_per_s": round(units / theirs["build_s"]), "cpu_s": round(theirs["cpu_s"], 1),
+                           "load_avg_before_after": theirs["load"], "peak_mb": round(theirs["peak_mb"])},
         "throughput_ratio": round(ratio, 3), "throughput_target": 0.7,
-        "query_latency_ms": {"queries": len(queries), "p50": round(p50, 2),
+        "cpu_ratio": round(theirs["cpu_s"] / ours["cpu_s"], 3),
+        "runs": [{"bolt_s": round(o["build_s"], 2), "jsoncollection_s": round(t["build_s"], 2), "ratio": round(r, 3),
+                  "cpu_ratio": round(t["cpu_s"] / o["cpu_s"], 3), "load_avg": o["load"] + t["load"]}
+                 for r, o, t in runs],
+        "query_latency_ms": {"queries": len(queries), "source": topics or "synthetic words", "p50": round(p50, 2),
                              "p95": round(_pct(ours["latencies"], 95) * 1000, 2), "target_p50": 50},
         "bm25_vs_lucene": {
             "posts": sub_posts,
             "lucene": {"build_s": round(l_build, 2), "query_p50_ms": round(_pct(small_l["latencies"], 50) * 1000, 2),
-                       "peak_mb": round(small_l["peak_mb"])},
+                       "query_p95_ms": round(_pct(small_l["latencies"], 95) * 1000, 2),
+                       "peak_mb": round(small_l["peak_mb"]), "load_avg_before_after": small_l["load"]},
             "bm25": {"build_s": round(b_build, 2), "query_p50_ms": round(_pct(small_b["latencies"], 50) * 1000, 2),
-                     "peak_mb": round(small_b["peak_mb"])},
+                     "query_p95_ms": round(_pct(small_b["latencies"], 95) * 1000, 2),
+                     "peak_mb": round(small_b["peak_mb"]), "load_avg_before_after": small_b["load"]},
             "build_ratio_bm25_over_lucene": round(b_build / l_build, 2),
             "query_ratio_bm25_over_lucene": round(_pct(small_b["latencies"], 50) / _pct(small_l["latencies"], 50), 2),
         },
