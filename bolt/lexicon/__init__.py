@@ -168,3 +168,71 @@ def lexicon(lang: str) -> Mapping[str, tuple[str, ...]]:
     if lang == "cmn":
         return chinese_lexicon()
     return {}
+
+
+_GLOSS_STOP = frozenset("a an the of to in on at for by with and or as from be is it one sb sth something someone "
+                        "oneself person thing kind used".split())
+
+
+@functools.lru_cache(maxsize=1)
+def _inverse_chinese() -> Mapping[str, tuple[str, ...]]:
+    """Simplified headword (1-4 Han characters) -> English stems of its first two definitions.
+
+    The first definitions of a CC-CEDICT entry are its main senses; later ones are often rare
+    (``新生`` "new; newborn; ... freshman"), so only two are kept.
+    """
+    path = cedict_path()
+    if path is None:
+        return {}
+    table: dict[str, list[str]] = {}
+    with gzip.open(path, mode="rt", encoding="utf-8") as fh:
+        for line in fh:
+            m = _CEDICT_LINE.match(line)
+            if not m or line.startswith("#"):
+                continue
+            simp, defs = m.group(2), m.group(4).split("/")
+            if len(simp) > 4 or not _HAN.match(simp):
+                continue
+            out = table.setdefault(simp, [])
+            kept = 0
+            for d in defs:
+                gl = _glosses(d)
+                if not gl:
+                    continue
+                for g in gl:
+                    for w in g.split():
+                        s = stem(w)
+                        if w not in _GLOSS_STOP and len(w) > 1 and s not in out:
+                            out.append(s)
+                kept += 1
+                if kept >= 2:
+                    break
+    return {k: tuple(v) for k, v in table.items() if v}
+
+
+@functools.lru_cache(maxsize=1)
+def _inverse_arabic() -> Mapping[tuple[str, ...], tuple[str, ...]]:
+    """Analysed Arabic form (the index's terms, as a tuple) -> English stems of the headwords listing it."""
+    from indexing.analysis import AnalysisConfig
+
+    cfg = AnalysisConfig()
+    table: dict[tuple[str, ...], list[str]] = {}
+    for key, forms in arabic_lexicon().items():
+        eng = [w for w in key.split() if w not in _GLOSS_STOP]
+        for f in forms:
+            toks = tuple(cfg.tokens(f, "arz"))
+            if not toks or len(toks) > 2:
+                continue
+            out = table.setdefault(toks, [])
+            out.extend(w for w in eng if w not in out)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+def inverse_lexicon(lang: str) -> Mapping:
+    """Target-language word -> English stems (for back-translating a sentence): for ``cmn`` keyed by
+    simplified headword, for ``arz`` by the tuple of the index's analysed terms of a form."""
+    if lang == "arz":
+        return _inverse_arabic()
+    if lang == "cmn":
+        return _inverse_chinese()
+    return {}

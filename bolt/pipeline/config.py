@@ -37,7 +37,11 @@ class SystemConfig:
     number or Latin token of the query or of that feedback), or express one concept in a thread
     whose sentences and headline together cover at least ``xl_thread_coverage`` of the concepts
     its language can express: a single translated word is weak evidence, since a lexicon entry is
-    ambiguous out of context, and the thread is that context.
+    ambiguous out of context, and the thread is that context. Thread-first: from each of the
+    ``xl_threads`` best-retrieved threads per non-English language that expresses
+    ``xl_min_concepts`` query concepts, one sentence of a post not yet cited, the one whose
+    back-translation shares most with the query and the ``xl_evidence`` best English sentences
+    (0 threads: off).
     """
 
     name: str = "main"
@@ -71,12 +75,14 @@ class SystemConfig:
     prf_terms: int = 6
     xl_min_concepts: int = 2
     xl_thread_coverage: float = 0.5
+    xl_threads: int = 1
+    xl_evidence: int = 10
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
-                  "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts"):
+                  "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",

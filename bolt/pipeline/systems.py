@@ -11,6 +11,7 @@ exact same text, which the submission format refuses). Both use the same retriev
 """
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -240,6 +241,13 @@ class Distiller:
                 per_lang[head.lang] = per_lang.get(head.lang, 0) + 1
             extra = extra[: cfg.max_bullets // 2]
             keep = above[: max(0, cfg.max_bullets - len(extra))] + extra
+            # thread-first picks share the non-English half of the budget with ``extra`` and take
+            # the place of the lowest English bullets when the list is full
+            first = self._thread_first(plan, posts, sents, scores, order, keep, matched)
+            first = first[: max(0, cfg.max_bullets // 2 - len(extra))]
+            if first:
+                above = above[: max(0, cfg.max_bullets - len(extra) - len(first))]
+                keep = above + extra + first
             keep.sort(key=lambda c: (-scores[c.head], _key(sents[c.head])))
             bullets = []
             for c in keep:
@@ -255,6 +263,75 @@ class Distiller:
                 bullets.append(DistilledBullet(head.text, tuple(sources), round(scores[c.head], 6),
                                                head.lang, self._gloss(head)))
             return bullets
+
+    def _thread_first(self, plan: QueryPlan, posts: list[CandidatePost], sents: list[Sentence],
+                      scores: list[float], order: list[int], keep: list, matched: list) -> list:
+        """Thread-first selection for Arabic and Chinese: one sentence from each of the ``xl_threads``
+        best-retrieved threads of the language that cover the query (``xl_thread_coverage``) and
+        have no bullet yet, the one whose back-translation shares the most weight with the query and
+        the best English evidence (at least ``xl_min_concepts`` distinct terms).
+
+        Replies answer without repeating the query, so their concept score is low; their words,
+        mapped back to English, still meet the English evidence (numbers, names, key nouns).
+        """
+        from bolt.pipeline.backtranslate import gloss_bag
+        from bolt.pipeline.redundancy import Cluster
+
+        cfg = self.config
+        if cfg.xl_threads <= 0 or not cfg.translate:
+            return []
+        with self._stage("score"):
+            eng = [i for i in order if sents[i].lang == "eng"]
+            bags = {i: gloss_bag(sents[i].text, "eng") for i in eng}
+            evidence = {c.stem for c in plan.concepts} | {a.lower() for a in plan.anchors}
+            for i in eng[: cfg.xl_evidence]:
+                evidence |= bags[i]
+            # a query word, an anchor, or a number of two or more digits that the English evidence states
+            strong = ({c.stem for c in plan.concepts} | {a.lower() for a in plan.anchors}
+                      | {t for t in evidence if t.isdigit() and len(t) >= 2})
+            n = len(eng)
+            df: dict[str, int] = {}
+            for b in bags.values():
+                for t in b & evidence:
+                    df[t] = df.get(t, 0) + 1
+            weight = {t: math.log((n + 1) / (df.get(t, 0) + 0.5)) for t in evidence}
+            cited = {(sents[c.head].thread, sents[c.head].post) for c in keep}
+            texts = {sents[c.head].text for c in keep}
+            out = []
+            for lang in self.langs:
+                if lang == "eng":
+                    continue
+                best: dict[str, float] = {}
+                for p in posts:
+                    if p.lang == lang:
+                        best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
+                ranked = sorted(best, key=lambda t: (-best[t], t))[: cfg.xl_threads]
+                for tid in ranked:
+                    # the thread must speak of the query: its sentences and headline, read directly
+                    # or back-translated, express at least ``xl_min_concepts`` distinct query concepts
+                    idx = [i for i, s in enumerate(sents) if s.thread == tid]
+                    th = self.thread(tid)
+                    said = set(gloss_bag(th.headline, lang)) if th is not None else set()
+                    for i in idx:
+                        said |= matched[i] | gloss_bag(sents[i].text, lang)
+                    need = min(cfg.xl_min_concepts, sum(1 for c in plan.concepts if expressible(c, lang)) or 1)
+                    if sum(1 for c in plan.concepts if c.stem in said) < need:
+                        continue
+                    pick, pick_key = None, None
+                    for i in idx:
+                        s = sents[i]
+                        if s.text in texts or (s.thread, s.post) in cited:
+                            continue
+                        shared = gloss_bag(s.text, lang) & evidence
+                        if len(shared) < max(1, cfg.xl_min_concepts) or shared.isdisjoint(strong):
+                            continue
+                        k = (-sum(weight[t] for t in shared), -scores[i], _key(s))
+                        if pick_key is None or k < pick_key:
+                            pick, pick_key = i, k
+                    if pick is not None:
+                        out.append(Cluster(pick, [pick]))
+                        texts.add(sents[pick].text)
+            return out
 
     def _cross_language_evidence(self, plan: QueryPlan, s: Sentence, matched: frozenset[str],
                                  thread_coverage: float = 0.0) -> bool:
