@@ -1,0 +1,233 @@
+"""The fast paths of reading and scoring (issue 8) give exactly what the careful definitions give."""
+from __future__ import annotations
+
+import gc
+import json
+import random
+import re
+from typing import NamedTuple
+
+import pytest
+
+from bolt.problems import ProblemsError
+from bolt.topics import Facet, Nugget, Topic
+from evaluation import judgments as J
+from evaluation.judgments import JudgedSource, Judgment, gc_paused, parse_judgment, read_judgments
+from evaluation.metrics import TopicStats
+from evaluation.metrics.err import err_facet
+from evaluation.scoring import build_stats, count_words, non_ws_chars
+
+
+class Source(NamedTuple):
+    post: str
+    offset: int
+
+
+class Bullet(NamedTuple):
+    position: int
+    text: str
+    sources: tuple
+
+
+class Result(NamedTuple):
+    number: str
+    bullets: tuple
+
+
+class Run(NamedTuple):
+    run_id: str
+    path: str
+    results: dict
+
+
+def test_non_ws_chars_agrees_with_the_regex_definition_on_every_code_point():
+    ws = re.compile(r"\s+")
+    chars = "".join(chr(cp) for cp in range(0x110000))
+    assert non_ws_chars(chars) == len(ws.sub("", chars)) == 0x110000 - 29  # 29 white-space code points
+    assert non_ws_chars(" a\u3000b\u00a0c\u2028\x1c d\t") == 4
+
+
+GOOD = {"topic": "1.001", "run": "r", "bullet": 2, "assessor": "a", "facets": ["1", "3"], "words": 9,
+        "responsive_words": 4, "sources": [{"post": "t", "offset": 5, "unit": "p2", "supports": True}]}
+VARIANTS = [
+    GOOD,
+    {**GOOD, "facets": [" 1", 3]},                                   # normalised by the careful path
+    {**GOOD, "notes": "x", "chars": 12},                              # extras kept
+    {**GOOD, "sources": [{"post": "t", "offset": 5, "supports": False}]},            # no unit
+    {**GOOD, "sources": [{"post": "t", "offset": 5, "unit": None, "supports": True, "facets": ["3"],
+                          "evidence": {"score": 0.5}}]},
+    {**GOOD, "sources": [{"post": "t", "offset": 5, "unit": "", "supports": True}]},  # "" read as None
+    {**GOOD, "sources": []},
+    {**GOOD, "bullet": True}, {**GOOD, "words": 3}, {**GOOD, "facets": [""]}, {**GOOD, "topic": 1.001},
+    {**GOOD, "sources": [{"post": "t", "offset": -1, "unit": "p", "supports": True}]},
+    {**GOOD, "sources": [{"post": "t", "offset": 1, "unit": "p", "supports": 1}]},
+    {k: v for k, v in GOOD.items() if k != "words"},
+    {**GOOD, "_meta": {}},
+]
+
+
+def _careful(obj):
+    try:
+        return J._parse_checked(obj, 7)
+    except J._LineError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("obj", VARIANTS)
+def test_fast_path_equals_the_careful_checks(obj):
+    fast = J._parse_fast(obj, 7)
+    careful = _careful(obj)
+    if fast is not None:
+        j = fast[0]
+        assert j == careful and j.extra == careful.extra and j.line == 7
+        assert [s.extra for s in j.sources] == [s.extra for s in careful.sources]
+    try:
+        got = parse_judgment(obj, 7)
+    except ValueError as exc:
+        got = str(exc)
+    assert got == careful
+
+
+@pytest.fixture(params=["orjson", "json"])
+def decoder(request, monkeypatch):
+    """Both decoders: orjson when installed, and the stdlib fallback."""
+    if request.param == "json":
+        monkeypatch.setattr(J, "_fast_loads", None)
+    elif J._fast_loads is None:
+        pytest.skip("orjson is not installed")
+    return request.param
+
+
+def test_reader_matches_json_for_lines_orjson_reads_differently(tmp_path, decoder):
+    big = 10 ** 22  # orjson reads integers beyond 64 bits as floats; json keeps them
+    lines = [json.dumps({"_meta": {"v": 1}}), json.dumps(GOOD), "   ",
+             json.dumps({**GOOD, "bullet": 3, "notes": big}),
+             json.dumps({**GOOD, "bullet": 4, "score": float("nan")}),   # NaN: json only
+             json.dumps({**GOOD, "bullet": 5, "note": "\ud83d"}),          # lone surrogate escape: json only
+             json.dumps({**GOOD, "bullet": 6, "facets": [1]})]
+    p = tmp_path / "j.jsonl"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    js = read_judgments(p)
+    assert [j.bullet for j in js] == [2, 3, 4, 5, 6]
+    assert js[1].extra == {"notes": big} and type(js[1].extra["notes"]) is int
+    assert js[2].extra["score"] != js[2].extra["score"]  # NaN kept as json reads it
+    assert js[3].extra == {"note": "\ud83d"} and js[4].facets == ("1",)
+    assert [j.line for j in js] == [2, 4, 5, 6, 7]
+
+
+def test_reader_errors_keep_json_messages_and_duplicates(tmp_path, decoder):
+    p = tmp_path / "bad.jsonl"
+    p.write_text(json.dumps(GOOD) + "\n{\"topic\": \n" + json.dumps(GOOD) + "\n", encoding="utf-8")
+    with pytest.raises(ProblemsError) as exc:
+        read_judgments(p)
+    msgs = [pr.message for pr in exc.value.problems]
+    with pytest.raises(json.JSONDecodeError) as ref:
+        json.loads('{"topic": \n')
+    assert msgs[0].startswith(f"not valid JSON ({ref.value.msg} at column {ref.value.colno}); ")  # json's words
+    assert "first at line 1" in msgs[1]
+
+
+def test_gc_paused_restores_the_collector_state():
+    assert gc.isenabled()
+    frozen = gc.get_freeze_count()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
+    gc.disable()
+    try:
+        with pytest.raises(RuntimeError):
+            with gc_paused():
+                raise RuntimeError
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+# ----------------------------------------------------------------------- scoring vs the definitions
+
+def _reference(topic, runs, jidx):
+    """The statistics straight from the definitions (docs/metrics.md), no shortcuts: the oracle."""
+    known = [f.id for f in topic.facets]
+    pool, c_i = set(), {f: set() for f in known}
+    judged_units = {}
+    for j in jidx.values():
+        for s in j.sources:
+            if s.unit:
+                judged_units.setdefault((s.post, s.offset), s.unit)
+    for f in topic.facets:
+        for n in f.nuggets:
+            u = (n.post, judged_units.get((n.post, n.offset)) or f"@{n.offset}")
+            pool.add(u)
+            c_i[f.id].add(u)
+    rows = {}
+    for run in runs:
+        out = []
+        for k, b in enumerate(run.results[topic.number].bullets, start=1):
+            j = jidx.get((topic.number, run.run_id, k))
+            if j is None:
+                out.append((b, None, [], []))
+                continue
+            m_k = [f for f in j.facets if f in known]
+            sup = []
+            for s in j.sources:
+                if s.supports:
+                    fs = tuple(f for f in (s.facets if s.facets is not None else m_k) if f in m_k)
+                    u = (s.post, s.unit or f"@{s.offset}")
+                    sup.append((u, fs))
+                    pool.add(u)
+                    for f in fs:
+                        c_i[f].add(u)
+            out.append((b, j, [f for f in m_k if any(f in fs for _, fs in sup)], sup))
+        rows[run.run_id] = out
+    res = {}
+    for run in runs:
+        covered, wasted, cited, steps = [], 0.0, set(), {}
+        tot = supp = 0
+        for b, j, eff, sup in rows[run.run_id]:
+            if j is None:
+                wasted += count_words(b.text)
+                tot += len(b.sources)
+                continue
+            tot, supp = tot + len(j.sources), supp + len(sup)
+            new = [f for f in eff if f not in covered]
+            covered += new
+            wasted += j.words - j.responsive_words if new else j.words
+            for f in eff:
+                mine = {u for u, fs in sup if f in fs} - cited
+                frac = j.responsive_words / j.words if j.words else 0.0
+                steps.setdefault(f, []).append((len(mine & c_i[f]), len(c_i[f] - cited), len(c_i[f]), frac))
+            cited |= {u for u, _ in sup}
+        res[run.run_id] = (tuple(covered), wasted, tot, supp, len(cited & pool), len(pool),
+                           sum(err_facet(s, True) for s in steps.values()),
+                           sum(err_facet(s, False) for s in steps.values()))
+    return res
+
+
+def test_statistics_equal_the_definitions_on_random_judgments():
+    rng = random.Random(8)
+    facets = tuple(Facet(str(i), "vital" if i < 3 else "okay", f"f{i}",
+                         (Nugget("a b c", f"t{i % 3}", 10 * i),)) for i in range(1, 7))
+    topic = Topic("1.001", "q", facets=facets)
+    runs, judged = [], []
+    for r in range(6):
+        bullets = []
+        for k in range(1, 16):
+            srcs = tuple(Source(f"t{rng.randrange(3)}", 10 * rng.randrange(8)) for _ in range(rng.randint(0, 3)))
+            bullets.append(Bullet(k, "x y  z\u00a0w " * rng.randint(0, 3), srcs))
+            if rng.random() < 0.15:
+                continue  # unjudged
+            words = rng.randint(0, 9)
+            judged.append(Judgment(
+                "1.001", f"r{r}", k, "a", tuple(str(rng.randint(1, 8)) for _ in range(rng.randint(0, 3))),
+                words, rng.randint(0, words),
+                tuple(JudgedSource(s.post, s.offset, rng.choice((None, "p1", "p2")), rng.random() < 0.7,
+                                   rng.choice((None, ("1",), ("2", "3"), ()))) for s in srcs)))
+        runs.append(Run(f"r{r}", "x", {"1.001": Result("1.001", tuple(bullets))}))
+    table = build_stats([topic], runs, [judged], avg_nugget_words=3.0)
+    ref = _reference(topic, runs, {j.key: j for j in judged})
+    for run in runs:
+        st: TopicStats = table.stats[run.run_id]["1.001"]
+        got = (st.covered, st.wasted_words, st.sources_total, st.sources_supporting, st.units_cited,
+               st.units_relevant, st.err_residual, st.err_total)
+        assert got == ref[run.run_id]
+        assert st.err_residual > 0 or not st.covered
