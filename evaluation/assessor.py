@@ -20,7 +20,8 @@ so assessing 50 runs costs little more than assessing one.
 """
 from __future__ import annotations
 
-import ast
+from bolt.spec import parse_call
+
 import dataclasses
 import time
 from dataclasses import dataclass, field
@@ -104,19 +105,13 @@ class AssessorConfig:
     @classmethod
     def parse(cls, text: str) -> "AssessorConfig":
         """Read a repr back (``ast``, never ``eval``): one spelling for Python, CLI and file headers."""
-        try:
-            node = ast.parse(text.strip(), mode="eval").body
-        except SyntaxError as exc:
-            raise ValueError(f"not an AssessorConfig spec: {text!r}") from exc
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == cls.__name__ and not node.args):
+        name, kwargs = parse_call(text, what="AssessorConfig spec")
+        if name != cls.__name__:
             raise ValueError(f"not an AssessorConfig spec: {text!r}; write e.g. AssessorConfig(semantic_threshold=0.6)")
         known = {f.name for f in dataclasses.fields(cls)}
-        kwargs = {}
-        for kw in node.keywords:
-            if kw.arg not in known:
-                raise ValueError(f"AssessorConfig has no parameter {kw.arg!r}; known: {', '.join(sorted(known))}")
-            kwargs[kw.arg] = ast.literal_eval(kw.value)
+        unknown = sorted(set(kwargs) - known)
+        if unknown:
+            raise ValueError(f"AssessorConfig has no parameter {unknown[0]!r}; known: {', '.join(sorted(known))}")
         return cls(**kwargs)
 
 

@@ -6,7 +6,8 @@ defaults, so ``repr`` is a short canonical name (as ir_measures prints measures)
 """
 from __future__ import annotations
 
-import ast
+from bolt.spec import parse_call
+
 from dataclasses import dataclass, fields, replace
 
 SYSTEMS = ("main", "lead", "bm25-sentences")
@@ -109,14 +110,8 @@ def parse_config(spec: str) -> SystemConfig:
     spec = spec.strip()
     if "(" not in spec:
         return SystemConfig(name=spec)
-    try:
-        node = ast.parse(spec.replace("bm25-sentences(", "bm25_sentences("), mode="eval").body
-    except SyntaxError as exc:
-        raise ValueError(f"cannot parse system spec {spec!r}: {exc.msg}") from exc
-    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.args:
-        raise ValueError(f"system spec must look like name(key=value, ...), got {spec!r}")
-    name = node.func.id.replace("bm25_sentences", "bm25-sentences")
-    kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+    name, kwargs = parse_call(spec.replace("bm25-sentences(", "bm25_sentences("), what="system spec")
+    name = name.replace("bm25_sentences", "bm25-sentences")
     known = {f.name for f in fields(SystemConfig)}
     bad = sorted(set(kwargs) - known)
     if bad:

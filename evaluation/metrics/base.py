@@ -10,7 +10,8 @@ Metrics compute from per-topic sufficient statistics (:class:`TopicStats`, built
 """
 from __future__ import annotations
 
-import ast
+from bolt.spec import parse_call
+
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping, NamedTuple
 
@@ -179,29 +180,11 @@ def register(metric: Metric, aliases: tuple[str, ...] = ()) -> Metric:
     return REGISTRY.register(metric, aliases)
 
 
-def _literal(node: ast.AST, text: str) -> Any:
-    try:
-        return ast.literal_eval(node)
-    except ValueError:
-        if isinstance(node, ast.Name):  # allow bare words for string choices: ERR(denominator=total)
-            return node.id
-        raise ValueError(f"cannot read the parameter value {ast.get_source_segment(text, node)!r}") from None
-
-
 def parse_metric(text: str) -> Metric:
     """``"nugget_F(beta=5)"`` -> the metric object, using ``ast`` (never ``eval``)."""
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError:
-        raise ValueError(f"cannot parse metric {text!r}; write NAME or NAME(param=value, ...)") from None
-    node = tree.body
-    if isinstance(node, ast.Name):
-        return REGISTRY.get(node.id)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args:
-        proto = REGISTRY.get(node.func.id)
-        params = {kw.arg: _literal(kw.value, text) for kw in node.keywords if kw.arg}
-        return proto(**params)
-    raise ValueError(f"cannot parse metric {text!r}; write NAME or NAME(param=value, ...)")
+    name, params = parse_call(text, what="metric", bare_words=True)
+    proto = REGISTRY.get(name)
+    return proto(**params) if params else proto
 
 
 def parse_metrics(texts: list[str]) -> list[Metric]:
