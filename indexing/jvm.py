@@ -8,13 +8,14 @@ VM running and does nothing).
 """
 from __future__ import annotations
 
+import functools
 import glob
+import importlib
 import os
 import re
 import subprocess
 import threading
 from pathlib import Path
-from types import SimpleNamespace
 
 from indexing.errors import RuntimeUnavailable
 
@@ -87,18 +88,42 @@ def start() -> None:
         _started = True
 
 
-def lucene() -> SimpleNamespace:
-    """pyserini's Lucene classes, after starting the JVM: ``searcher``, ``index_reader``, ``autoclass``."""
-    start()
-    try:
+class _Lucene:
+    """pyserini's Lucene classes, each imported on first use: indexing never pays for the searcher's
+    imports (``pyserini.search.lucene`` pulls in torch and transformers: about 4.6 s)."""
+
+    def __init__(self) -> None:
         from jnius import autoclass
-        from pyserini.index.lucene import LuceneIndexReader
-        from pyserini.search.lucene import LuceneSearcher
+
+        self.autoclass = autoclass
+
+    @functools.cached_property
+    def LuceneSearcher(self):  # noqa: N802 - pyserini's class name
+        return _import("pyserini.search.lucene", "LuceneSearcher")
+
+    @functools.cached_property
+    def LuceneIndexReader(self):  # noqa: N802 - pyserini's class name
+        return _import("pyserini.index.lucene", "LuceneIndexReader")
+
+
+def _import(module: str, name: str):
+    try:
+        return getattr(importlib.import_module(module), name)
     except Exception as exc:
         raise RuntimeUnavailable(f"pyserini failed to import: {exc}",
                                  hint="pin openai==2.12.0 and pyserini==1.6.0, then run 'bolt doctor'") from exc
-    return SimpleNamespace(LuceneSearcher=LuceneSearcher, LuceneIndexReader=LuceneIndexReader,
-                           autoclass=autoclass)
+
+
+@functools.lru_cache(maxsize=1)
+def _lucene() -> _Lucene:
+    return _Lucene()
+
+
+def lucene() -> _Lucene:
+    """pyserini's Lucene classes, after starting the JVM: ``LuceneSearcher``, ``LuceneIndexReader``,
+    ``autoclass`` (the first two imported on first access)."""
+    start()
+    return _lucene()
 
 
 def is_available() -> bool:
