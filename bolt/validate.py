@@ -23,6 +23,7 @@ from typing import Iterable
 from bolt.problems import ERROR, WARNING, Problem, ProblemsError
 from bolt.submission import RULES, Bullet, Result, SubmissionReader, _problem, register_rule
 from indexing.errors import ToolkitError
+from indexing.lookup import words as lookup_words
 
 UNKNOWN_TOPIC = register_rule("unknown-topic", ERROR, "a result for a topic not in the topic file")
 MISSING_RESULT = register_rule("missing-result", WARNING, "a topic of the topic file with no result")
@@ -45,8 +46,6 @@ MAX_WORDS_BEFORE = 3   # the guidelines' "within three words"
 MATCH_WORDS = 4        # words of the cited text that must appear, in order, in the bullet
 
 _THREAD_ID = re.compile(r"bolt-[a-z]{3}-(?:DF|NG)-[\w.-]+|[A-Z]{3}_(?:DF|NG)_\w+", re.IGNORECASE)
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_WORDS = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
 _TAG = re.compile(r"<[^>]*>?")
 _LOOKAHEAD_CHARS = 600  # decoded characters after an offset that the rule needs at most
 
@@ -208,7 +207,7 @@ def _thread_id_shape(file: str, topic: str | None, bullet: Bullet) -> list[Probl
 
 def words(text: str) -> list[str]:
     """Case-folded words; each CJK character is one word (as ``indexing.lookup`` counts them)."""
-    return _WORDS.findall(text.casefold())
+    return lookup_words(text.casefold())
 
 
 def text_follows(cited: str, bullet_words: list[str], max_words: int = MAX_WORDS_BEFORE,

@@ -20,30 +20,23 @@ Rules decided here (documented in ``docs/metrics.md``):
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from evaluation.judgments import HolisticJudgment, Judgment, JudgmentSet, gc_paused
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, pyramid_F
+from bolt.topics import average_nugget_words as topics_average_nugget_words
 from evaluation.metrics.err import err_facet
 from indexing.errors import ToolkitError
+from indexing.lookup import count_words
 
 UnitKey = tuple[str, str]
 UnitResolver = Callable[[str, int], "str | None"]  # (thread id, offset) -> post id, None when unknown
 
-# A word: a run of letters/digits, or one CJK ideograph (Chinese has no spaces between words).
-_WORD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\W\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-
 #: TREC 2004 per-series weights (Voorhees 2005): renormalised over the types a series has, which
 #: gives 0.67 factoid + 0.33 other for a series without list questions.
 TREC2004_WEIGHTS: dict[str, float] = {"factoid": 0.5, "list": 0.25, "other": 0.25}
-
-
-def count_words(text: str) -> int:
-    """Words of a bullet the judgments do not cover: letter/digit runs, one per CJK ideograph."""
-    return len(_WORD.findall(text))
 
 
 def non_ws_chars(text: str) -> int:
@@ -70,14 +63,10 @@ def average_nugget_words(topics: Sequence[Any]) -> tuple[float, str]:
     if not texts:
         raise ToolkitError("the topics have no nugget text and no facet description to average",
                            hint="give --avg-nugget-words N")
-    try:  # one definition of a word for the whole toolkit when bolt.topics offers it
-        from bolt.topics import average_nugget_words as topics_avg
-        if source == "topics":
-            value = float(topics_avg(topics))
-            if value > 0:
-                return value, source
-    except ImportError:
-        pass
+    if source == "topics":
+        value = float(topics_average_nugget_words(topics))
+        if value > 0:
+            return value, source
     return sum(count_words(t) for t in texts) / len(texts), source
 
 

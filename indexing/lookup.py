@@ -21,6 +21,14 @@ _WORDS = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
 _SPACE = re.compile(r"\s+")
 
 
+def words(text: str) -> list[str]:
+    """The words of decoded text: letter/digit runs, each CJK character a word of its own.
+
+    The toolkit's one definition of a word (the three-word rule, nugget lengths, wasted words).
+    """
+    return _WORDS.findall(text)
+
+
 def count_words(text: str) -> int:
     """Words in decoded text (each CJK character counts as one word)."""
     return len(_WORDS.findall(text))

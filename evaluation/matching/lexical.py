@@ -11,6 +11,8 @@ enough for the rare same-language comparisons the assessor makes outside English
 """
 from __future__ import annotations
 
+from bolt.lexicon import stem  # the toolkit's one English stemmer (Snowball)
+
 import functools
 import re
 from typing import NamedTuple
@@ -23,18 +25,6 @@ def _stop_words() -> frozenset[str]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(STOP_WORDS)
-
-
-@functools.lru_cache(maxsize=1)
-def _stemmer():
-    import snowballstemmer
-
-    return snowballstemmer.stemmer("english")
-
-
-@functools.lru_cache(maxsize=500_000)
-def _stem(token: str) -> str:
-    return _stemmer().stemWord(token)
 
 
 @functools.lru_cache(maxsize=500_000)
@@ -50,7 +40,7 @@ def content_terms(text: str) -> frozenset[str]:
             continue
         if tok in stop or (len(tok) < 2 and not tok.isdigit()):
             continue
-        terms.add(_stem(tok))
+        terms.add(stem(tok))
     return frozenset(terms)
 
 

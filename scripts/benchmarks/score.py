@@ -220,7 +220,7 @@ def bench_assess(args) -> dict:
         dry.table.add(r.text for r in p.refs)
     texts = sorted(dry.table._pending, key=len)
     del dry
-    for cached in (text.sentences, text.script_lang, lexical.content_terms, lexical._stem):
+    for cached in (text.sentences, text.script_lang, lexical.content_terms, lexical.stem):
         cached.cache_clear()  # the assessment must not profit from the dry run
 
     def raw_encode(part):
