@@ -85,7 +85,25 @@ def start() -> None:
         except Exception as exc:
             raise RuntimeUnavailable(f"cannot start the Java VM from {java_home}: {exc}",
                                      hint="run 'bolt doctor' for a diagnosis") from exc
+        _quiet_logs()
         _started = True
+
+
+_KEEP: list = []
+
+
+def _quiet_logs() -> None:
+    """Anserini logs every index it opens at INFO on stderr; keep warnings only."""
+    try:
+        from jnius import autoclass
+
+        level = autoclass("org.apache.logging.log4j.Level")
+        autoclass("org.apache.logging.log4j.core.config.Configurator").setRootLevel(level.WARN)
+        jul = autoclass("java.util.logging.Logger").getLogger("org.apache.lucene")
+        jul.setLevel(autoclass("java.util.logging.Level").WARNING)
+        _KEEP.append(jul)  # java.util.logging holds loggers weakly
+    except Exception:  # logging set-up is cosmetic
+        pass
 
 
 class _Lucene:
@@ -93,9 +111,10 @@ class _Lucene:
     imports (``pyserini.search.lucene`` pulls in torch and transformers: about 4.6 s)."""
 
     def __init__(self) -> None:
-        from jnius import autoclass
+        from jnius import autoclass, cast
 
         self.autoclass = autoclass
+        self.cast = cast
 
     @functools.cached_property
     def LuceneSearcher(self):  # noqa: N802 - pyserini's class name
@@ -121,7 +140,7 @@ def _lucene() -> _Lucene:
 
 def lucene() -> _Lucene:
     """pyserini's Lucene classes, after starting the JVM: ``LuceneSearcher``, ``LuceneIndexReader``,
-    ``autoclass`` (the first two imported on first access)."""
+    ``autoclass``, ``cast`` (the first two imported on first access)."""
     start()
     return _lucene()
 

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from indexing.errors import ToolkitError
 
-FORMAT = "bolt-index/1"
+FORMAT = "bolt-index/2"  # 2: a passage stores its place in its post unit, not its text
 MANIFEST = "manifest.json"
 
 

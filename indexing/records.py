@@ -323,7 +323,8 @@ def _decode_entity(body: str, whole: str) -> str:
     return _NAMED.get(body, whole)
 
 
-def _quote_between(raw: str, a: int, b: int) -> bool:
+def quote_between(raw: str, a: int, b: int) -> bool:
+    """True when a ``<quote>`` tag lies between raw offsets ``a`` and ``b``."""
     gap = raw[a:b]
     return "<quote" in gap or "</quote" in gap
 
@@ -340,7 +341,7 @@ def build_text_map(raw: str, pieces: Iterable[Piece]) -> TextMap:
     ends: list[int] = []
     last_end = -1
     for p in pieces:
-        if last_end >= 0 and _quote_between(raw, last_end, p.start):
+        if last_end >= 0 and quote_between(raw, last_end, p.start):
             text_parts.append("\n")
             offs.append(last_end)
             ends.append(last_end)

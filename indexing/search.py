@@ -149,12 +149,16 @@ def _fill(folder: Path, threads: Iterable, backend: str, analysis: AnalysisConfi
                                                     "quoted_units": 0})
                 c["threads"] += 1
                 c["posts"] += len(thread.posts)
-                for unit in iter_units(thread, config):
-                    uid = table.add(unit)
-                    if writer is not None:
-                        writer.add(uid, unit)
-                    c["passages" if unit.unit == PASSAGE else "post_units"] += 1
-                    c["quoted_units"] += unit.quoted
+                units = list(iter_units(thread, config))
+                if not units:
+                    continue
+                first = table.add_many(units)
+                if writer is not None:
+                    writer.add_many(first, units)
+                passages = sum(u.unit == PASSAGE for u in units)
+                c["passages"] += passages
+                c["post_units"] += len(units) - passages
+                c["quoted_units"] += sum(u.quoted for u in units)
             duplicates.extend(store.duplicates)
     finally:
         if writer is not None:

@@ -15,11 +15,13 @@ up to white space (inline tags such as ``<a>`` become line breaks in ``text``).
 """
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from dataclasses import dataclass, fields
 from typing import Iterator, NamedTuple
 
-from indexing.records import Post, Thread, build_text_map, decode_offsets
+from indexing.records import Post, Thread, decode_offsets, decode_spans, quote_between
 from indexing.sentences import split_sentences
 
 POST = "post"
@@ -38,6 +40,7 @@ class Unit(NamedTuple):
     offset: int
     end: int
     text: str
+    at: int = 0  # where ``text`` starts in the text of its segment's post unit (passages)
 
 
 @dataclass(frozen=True)
@@ -102,41 +105,97 @@ def windows(n: int, window: int, stride: int) -> Iterator[tuple[int, int]]:
 def iter_units(thread: Thread, config: UnitConfig = UnitConfig(),
                kinds: tuple[str, ...] = UNIT_KINDS) -> Iterator[Unit]:
     """Every unit of a thread in document order (a segment's post unit before its passages)."""
+    tid, lang, raw = thread.id, thread.lang, thread.raw
+    want_post, want_passages = POST in kinds, PASSAGE in kinds
     for post in thread.posts:
+        pid = post.id
         for quoted, pieces in segments(post):
-            tm = build_text_map(thread.raw, pieces)
-            text = tm.text
+            span = SpanMap(raw, pieces)
+            text = span.text
             i, j = _strip(text, 0, len(text))
             if i >= j:
                 continue
-            if POST in kinds:
-                start, end = tm.raw_span(i, j)
-                yield Unit(thread.id, post.id, thread.lang, POST, quoted, start, end, text[i:j])
-            if PASSAGE in kinds:
-                sents = config.sentences(text, thread.lang)
+            if want_post:
+                start, end = span.raw_span(i, j)
+                yield Unit(tid, pid, lang, POST, quoted, start, end, text[i:j])
+            if want_passages:
+                sents = config.sentences(text, lang)
                 for a, b in windows(len(sents), config.window, config.stride):
                     s, e = sents[a][0], sents[b - 1][1]
-                    start, end = tm.raw_span(s, e)
-                    yield Unit(thread.id, post.id, thread.lang, PASSAGE, quoted, start, end, text[s:e])
+                    start, end = span.raw_span(s, e)
+                    yield Unit(tid, pid, lang, PASSAGE, quoted, start, end, text[s:e], s - i)
+
+
+class SpanMap:
+    """A segment's decoded text and the raw span of any stretch of it, kept piece by piece.
+
+    Gives the same spans as a per-character :class:`indexing.records.TextMap` (pieces joined
+    directly, a newline where a ``<quote>`` boundary lies between two pieces), but a piece
+    without entities, the common case, costs one tuple instead of two integers per character:
+    cutting units is the Python half of indexing.
+    """
+
+    __slots__ = ("text", "_starts", "_chunks")
+
+    def __init__(self, raw: str, pieces) -> None:
+        parts: list[str] = []
+        starts: list[int] = []  # decoded index where each chunk starts
+        chunks: list[tuple] = []  # (raw start,) for a verbatim piece, else (offsets, ends)
+        n = 0
+        last_end = -1
+        for p in pieces:
+            if last_end >= 0 and quote_between(raw, last_end, p.start):
+                starts.append(n)
+                chunks.append(((last_end,), (last_end,)))
+                parts.append("\n")
+                n += 1
+            starts.append(n)
+            if p.end - p.start == len(p.text):
+                chunks.append((p.start,))
+                parts.append(p.text)
+                n += len(p.text)
+            else:
+                text, offs, ends = decode_spans(raw[p.start:p.end], p.start)
+                chunks.append((offs, ends))
+                parts.append(text)
+                n += len(text)
+            last_end = p.end
+        self.text = "".join(parts)
+        self._starts = starts
+        self._chunks = chunks
+
+    def _offset(self, i: int, end: bool) -> int:
+        k = bisect.bisect_right(self._starts, i) - 1
+        chunk, d = self._chunks[k], i - self._starts[k]
+        if len(chunk) == 1:
+            return chunk[0] + d + end
+        return chunk[1][d] if end else chunk[0][d]
+
+    def raw_span(self, i: int, j: int) -> tuple[int, int]:
+        """Raw [start, end) of decoded ``text[i:j]`` (``j > i``); an entity at an edge is whole."""
+        return self._offset(i, False), self._offset(j - 1, True)
 
 
 # A sentence ends after a run of terminal marks (plus closing quotes/brackets) followed by white
 # space, or right after a CJK / Arabic full stop, question or exclamation mark; lines always end one.
-_SENT_END = re.compile(r"""[.!?\u2026]+["'\u201d\u2019)\]]*(?=\s)|[\u3002\uff01\uff1f\u061f\u06d4]+["'\u201d\u300d\u300f)\]]*|\n""")
+# One match is one sentence: it starts at a non-space and runs over anything but a line break or
+# such an ending (possessively: no backtracking), then takes the ending if there is one.
+_END_MARKS = "\u3002\uff01\uff1f\u061f\u06d4"
+_ASCII_END = r"""[.!?\u2026]+["'\u201d\u2019)\]]*(?=\s)"""
+_CJK_END = rf"""[{_END_MARKS}]+["'\u201d\u300d\u300f)\]]*"""
+_SENTENCE = re.compile(rf"(?=\S)(?:[^\n.!?\u2026{_END_MARKS}]++|(?!{_ASCII_END})[.!?\u2026]+)*+"
+                       rf"(?:{_ASCII_END}|{_CJK_END})?")
 
 
 def fast_sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans over ``text`` like spaCy's sentencizer rule (split after terminal marks and at
-    line breaks), with one regular expression: about 20x faster, which matters when indexing."""
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    for m in _SENT_END.finditer(text):
-        s, e = _strip(text, pos, m.end())
-        if e > s:
-            spans.append((s, e))
-        pos = m.end()
-    s, e = _strip(text, pos, len(text))
-    if e > s:
+    line breaks), with one regular expression: about 20x faster, which matters when indexing.
+    Spans hold no white space at either end."""
+    spans = []
+    for m in _SENTENCE.finditer(text):
+        s, e = m.span()
+        if text[e - 1].isspace():  # a line's last sentence, up to the line break
+            e = s + len(m.group().rstrip())
         spans.append((s, e))
     return spans
 
@@ -172,7 +231,13 @@ class UnitTable:
 
     SCHEMA = ("CREATE TABLE IF NOT EXISTS units (id INTEGER PRIMARY KEY, shard TEXT NOT NULL, "
               "thread TEXT NOT NULL, post TEXT NOT NULL, lang TEXT NOT NULL, unit TEXT NOT NULL, "
-              "quoted INTEGER NOT NULL, offset INTEGER NOT NULL, end INTEGER NOT NULL, text TEXT NOT NULL)")
+              "quoted INTEGER NOT NULL, offset INTEGER NOT NULL, end INTEGER NOT NULL, text TEXT, "
+              "parent INTEGER, at INTEGER NOT NULL, length INTEGER NOT NULL)")
+    # A passage that follows its post unit stores no text of its own (NULL) but its post unit's id
+    # (``parent``) and its place in that text (``at``, ``length``): passages repeat each post's text
+    # about one and a half times, so this keeps units.sqlite, and the time to write it, small.
+    _TEXT = "COALESCE(u.text, substr(p.text, u.at + 1, u.length))"  # SQLite counts characters
+    _FROM = "FROM units u LEFT JOIN units p ON p.id = u.parent"
 
     def __init__(self, path, write: bool = False) -> None:
         import sqlite3
@@ -188,19 +253,30 @@ class UnitTable:
         self._next = (self.db.execute("SELECT COALESCE(MAX(id), 0) FROM units").fetchone()[0]) + 1
         self._pending: list[tuple] = []
 
-    def add(self, unit: Unit) -> int:
-        """Store a unit and return its id (rows are written in batches; call ``close``)."""
-        uid = self._next
-        self._next += 1
-        self._pending.append((uid, shard_of(unit.lang, unit.unit, unit.quoted), *unit[:4],
-                              int(unit.quoted), unit.offset, unit.end, unit.text))
-        if len(self._pending) >= 5000:
+    def add_many(self, units: list[Unit]) -> int:
+        """Store units under consecutive ids and return the first (rows are written in batches;
+        call ``close``). A passage after its post unit is stored as a place in that unit's text."""
+        first = self._next
+        self._next += len(units)
+        rows = self._pending
+        parent, segment = None, None
+        for uid, u in enumerate(units, first):
+            if u.unit == POST:
+                parent, segment = uid, (u.post, u.quoted)
+                text, at_parent = u.text, None
+            elif (u.post, u.quoted) == segment:
+                text, at_parent = None, parent
+            else:
+                text, at_parent = u.text, None
+            rows.append((uid, shard_of(u.lang, u.unit, u.quoted), u.thread, u.post, u.lang, u.unit,
+                         int(u.quoted), u.offset, u.end, text, at_parent, u.at, len(u.text)))
+        if len(rows) >= 5000:
             self.flush()
-        return uid
+        return first
 
     def flush(self) -> None:
         if self._pending:
-            self.db.executemany("INSERT INTO units VALUES (?,?,?,?,?,?,?,?,?,?)", self._pending)
+            self.db.executemany("INSERT INTO units VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", self._pending)
             self._pending.clear()
 
     def get_many(self, ids) -> dict[int, Unit]:
@@ -209,15 +285,20 @@ class UnitTable:
         out: dict[int, Unit] = {}
         for k in range(0, len(ids), 500):
             chunk = ids[k:k + 500]
-            q = ("SELECT id, thread, post, lang, unit, quoted, offset, end, text FROM units "
-                 f"WHERE id IN ({','.join('?' * len(chunk))})")
+            q = (f"SELECT u.id, u.thread, u.post, u.lang, u.unit, u.quoted, u.offset, u.end, {self._TEXT}, u.at "
+                 f"{self._FROM} WHERE u.id IN ({','.join('?' * len(chunk))})")
             for row in self.db.execute(q, chunk):
-                out[row[0]] = Unit(row[1], row[2], row[3], row[4], bool(row[5]), row[6], row[7], row[8])
+                out[row[0]] = Unit(row[1], row[2], row[3], row[4], bool(row[5]), row[6], row[7], row[8], row[9])
         return out
 
     def iter_shard(self, shard: str) -> Iterator[tuple[int, str]]:
         """``(id, text)`` of every unit in a shard, in id order."""
-        yield from self.db.execute("SELECT id, text FROM units WHERE shard = ? ORDER BY id", (shard,))
+        yield from self.db.execute(f"SELECT u.id, {self._TEXT} {self._FROM} WHERE u.shard = ? ORDER BY u.id",
+                                   (shard,))
+
+    def texts(self) -> Iterator[tuple[int, str, str]]:
+        """``(id, lang, text)`` of every unit, in id order."""
+        yield from self.db.execute(f"SELECT u.id, u.lang, {self._TEXT} {self._FROM} ORDER BY u.id")
 
     def shards(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT shard FROM units ORDER BY shard")]
@@ -234,6 +315,7 @@ class UnitTable:
         self.close()
 
 
+@functools.lru_cache(maxsize=None)
 def shard_of(lang: str, unit: str, quoted: bool) -> str:
     """The backend index that holds units of this language, kind and quote status."""
     return f"{lang}.{unit}.{'quote' if quoted else 'own'}"

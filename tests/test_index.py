@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from indexing.analysis import AnalysisConfig, normalize_arabic
+from indexing.analysis import AnalysisConfig, normalize_arabic, normalize_arabic_aligned
 from indexing.errors import ToolkitError
 from indexing.manifest import check_manifest, read_manifest
 from indexing.reader import iter_threads, parse_thread_text
 from indexing.search import Hit, build_from_threads, build_index, open_index, smoke_test
-from indexing.units import (PASSAGE, POST, UnitConfig, fast_sentences, iter_units, raw_to_text,
-                            same_text, segments, windows)
+from indexing.records import build_text_map
+from indexing.units import (PASSAGE, POST, SpanMap, UnitConfig, UnitTable, fast_sentences, iter_units,
+                            raw_to_text, same_text, segments, windows)
 
 ENG = """<doc id="bolt-eng-DF-1-100-1">
 <headline>
@@ -137,6 +138,21 @@ def test_arabic_normalisation_folds_egyptian_variants():
     assert normalize_arabic("مُحَمَّد") == "محمد"
 
 
+def test_aligned_arabic_normalisation_slices_like_the_whole():
+    text = "أنا في مستشفى القاهرة، الدكتورة قالت كده"
+    aligned = normalize_arabic_aligned(text)
+    assert aligned == normalize_arabic(text) and len(aligned) == len(text)
+    for i, j in [(0, 3), (4, 6), (7, 14), (15, len(text))]:
+        assert aligned[i:j] == normalize_arabic(text[i:j])
+    # anything that moves characters (deleted marks, stretched letters, NFKC) gives None
+    assert normalize_arabic_aligned("مـصـر") is None
+    assert normalize_arabic_aligned("مُحَمَّد") is None
+    assert normalize_arabic_aligned("جمييييل") is None
+    assert normalize_arabic_aligned("اأا") is None  # folds into a stretched run
+    assert normalize_arabic_aligned("\ufefb") is None  # lam-alef ligature: NFKC makes it two letters
+    assert AnalysisConfig().prepare_aligned("Plain text", "eng") == "Plain text"
+
+
 def test_analysis_config_repr_leaves_out_defaults():
     assert repr(AnalysisConfig()) == "AnalysisConfig()"
     assert repr(AnalysisConfig(bm25_k1=1.2)) == "AnalysisConfig(bm25_k1=1.2)"
@@ -179,6 +195,58 @@ def test_quoted_text_gets_its_own_units():
     p1 = [u for u in iter_units(thread) if u.post == "p1" and u.unit == POST][0]
     assert "&amp;" in thread.raw[p1.offset:p1.end] and "bridge & the mill" in p1.text
     assert p1.offset == ENG.index("The flood in Springfield")
+
+
+def test_fast_sentences_edge_cases():
+    cases = {
+        ". lead": [".", "lead"],
+        "a.b. c": ["a.b.", "c"],
+        "Wait... what?! ok": ["Wait...", "what?!", "ok"],
+        'He said "stop." Then left': ['He said "stop."', "Then left"],
+        "  spaced line  \n\n  next\r\n": ["spaced line", "next"],
+        "他说：“走吧。”然后走了": ["他说：“走吧。”", "然后走了"],
+        "انت فين؟ انا هنا": ["انت فين؟", "انا هنا"],
+        "x!!!y": ["x!!!y"],
+        "": [],
+        " \n\t ": [],
+    }
+    for text, want in cases.items():
+        assert [text[s:e] for s, e in fast_sentences(text)] == want, text
+
+
+def test_span_map_gives_the_text_map_spans(real_samples):
+    """The piece-wise map used to cut units agrees with the per-character TextMap everywhere."""
+    thread = next(iter_threads([real_samples / "bolt-eng-DF-215.xml"]))
+    checked = 0
+    for post in thread.posts:
+        for _, pieces in segments(post):
+            tm, sm = build_text_map(thread.raw, pieces), SpanMap(thread.raw, pieces)
+            assert sm.text == tm.text
+            n = len(tm.text)
+            for i in range(0, n, 7):
+                for j in (i + 1, min(n, i + 13), n):
+                    assert sm.raw_span(i, j) == tm.raw_span(i, j)
+                    checked += 1
+    assert checked > 1000
+
+
+def test_unit_table_stores_passages_as_places_in_their_post(tmp_path, real_samples):
+    threads = list(iter_threads([real_samples / "bolt-eng-DF-215.xml", real_samples / "ENG_DF_000200_20061121_G00A06WU8.xml"]))
+    units = [u for t in threads for u in iter_units(t)]
+    passages = [u for u in units if u.unit == PASSAGE]
+    assert passages and all(u.at >= 0 for u in passages)
+    with UnitTable(tmp_path / "u.sqlite", write=True) as table:
+        firsts = [table.add_many(list(iter_units(t))) for t in threads]
+    assert firsts[0] == 1 and firsts[1] == 1 + sum(1 for _ in iter_units(threads[0]))
+    table = UnitTable(tmp_path / "u.sqlite")
+    stored = table.get_many(range(1, len(units) + 1))
+    assert [stored[i + 1] for i in range(len(units))] == units
+    texts = {uid: text for shard in table.shards() for uid, text in table.iter_shard(shard)}
+    assert [texts[i + 1] for i in range(len(units))] == [u.text for u in units]
+    assert [t for _, _, t in table.texts()] == [u.text for u in units]
+    n_text = table.db.execute("SELECT COUNT(*) FROM units WHERE text IS NOT NULL").fetchone()[0]
+    assert n_text == len(units) - len(passages)  # every passage follows its post unit
+    table.close()
 
 
 def test_every_unit_maps_to_raw_text_in_real_samples(real_samples):

@@ -133,10 +133,8 @@ def _phase_bolt(paths, out, backend, queries, q):
 def _phase_jsoncollection(index_dir, json_root, threads, q):
     """Anserini's own indexer over the same units as JSON, one run per language (same analyzers)."""
     from indexing import jvm
-    from indexing.lucene_index import _quiet_logs
 
     L = jvm.lucene()
-    _quiet_logs()
     index_collection = L.autoclass("io.anserini.index.IndexCollection")
     load0, c0, t0 = _load(), _cpu_s(), time.perf_counter()
     for d in sorted(Path(json_root).iterdir()):
@@ -169,15 +167,14 @@ class _Out:
 def _dump_json(units_db: Path, out: Path, files_per_lang: int = 2) -> int:
     """The units of a built index as JsonCollection files: ``files_per_lang`` files per language
     (round robin, so IndexCollection's threads all work), the same prepared text Lucene got."""
-    import sqlite3
-
     from indexing.analysis import AnalysisConfig
+    from indexing.units import UnitTable
 
     a = AnalysisConfig()
-    db = sqlite3.connect(units_db)
+    db = UnitTable(units_db)
     files: dict[str, list] = {}
     n = 0
-    for uid, lang, text in db.execute("SELECT id, lang, text FROM units"):
+    for uid, lang, text in db.texts():
         fs = files.get(lang)
         if fs is None:
             (out / lang).mkdir(parents=True, exist_ok=True)
