@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import glob
-import importlib
 import os
 import re
 import subprocess
@@ -107,8 +106,12 @@ def _quiet_logs() -> None:
 
 
 class _Lucene:
-    """pyserini's Lucene classes, each imported on first use: indexing never pays for the searcher's
-    imports (``pyserini.search.lucene`` pulls in torch and transformers: about 4.6 s)."""
+    """Anserini's classes through jnius, after the JVM is up.
+
+    Searching uses Anserini's ``SimpleSearcher``, the Java class that pyserini's ``LuceneSearcher``
+    wraps, directly: importing ``pyserini.search.lucene`` pulls in torch and transformers (about
+    4.6 s), which ``bolt search`` and the index benchmark would pay for on every start.
+    """
 
     def __init__(self) -> None:
         from jnius import autoclass, cast
@@ -117,20 +120,8 @@ class _Lucene:
         self.cast = cast
 
     @functools.cached_property
-    def LuceneSearcher(self):  # noqa: N802 - pyserini's class name
-        return _import("pyserini.search.lucene", "LuceneSearcher")
-
-    @functools.cached_property
-    def LuceneIndexReader(self):  # noqa: N802 - pyserini's class name
-        return _import("pyserini.index.lucene", "LuceneIndexReader")
-
-
-def _import(module: str, name: str):
-    try:
-        return getattr(importlib.import_module(module), name)
-    except Exception as exc:
-        raise RuntimeUnavailable(f"pyserini failed to import: {exc}",
-                                 hint="pin openai==2.12.0 and pyserini==1.6.0, then run 'bolt doctor'") from exc
+    def SimpleSearcher(self):  # noqa: N802 - Anserini's class name
+        return self.autoclass("io.anserini.search.SimpleSearcher")
 
 
 @functools.lru_cache(maxsize=1)
@@ -139,8 +130,7 @@ def _lucene() -> _Lucene:
 
 
 def lucene() -> _Lucene:
-    """pyserini's Lucene classes, after starting the JVM: ``LuceneSearcher``, ``LuceneIndexReader``,
-    ``autoclass``, ``cast`` (the first two imported on first access)."""
+    """Anserini's classes, after starting the JVM: ``SimpleSearcher``, ``autoclass``, ``cast``."""
     start()
     return _lucene()
 

@@ -1,7 +1,7 @@
 """The Lucene backend (pyserini/Anserini): one Lucene index per shard, each with its language's analyzer.
 
 One index per language (and per unit kind and quote status) rather than one index with
-per-language fields: Anserini's ``SimpleIndexer`` and ``LuceneSearcher`` take one analyzer per
+per-language fields: Anserini's ``SimpleIndexer`` and ``SimpleSearcher`` take one analyzer per
 index (``-language ar`` → ``ArabicAnalyzer``, ``zh`` → ``CJKAnalyzer``, ``en`` → Porter + stop
 words), BM25 statistics stay within one language, and a language can be searched alone at no
 cost. Lucene documents hold only the unit id and the analysed text; offsets and the original
@@ -84,7 +84,7 @@ class LuceneWriter:
     Should a closed language come back (interleaved inputs), its shards are reopened in append
     mode and early closing stops. Documents are laid out by Anserini itself
     (``DefaultLuceneDocumentGenerator``), exactly as its ``IndexCollection`` does, so
-    ``LuceneSearcher`` reads them like any Anserini index.
+    Anserini's searcher reads them like any Anserini index.
     """
 
     def __init__(self, index_dir: str | os.PathLike, analysis: AnalysisConfig, threads: int = 2,
@@ -282,12 +282,12 @@ class LuceneShards:
             L = jvm.lucene()
             path = self.root / shard
             try:
-                s = L.LuceneSearcher(str(path))
+                s = L.SimpleSearcher(str(path))
             except Exception as exc:
                 raise ToolkitError(f"cannot open the Lucene index {path}: {exc}", file=str(path),
                                    hint="rebuild it with 'bolt index PATH... --out DIR --force'") from exc
             s.set_language(self.analysis.lucene_language(lang))
-            s.set_bm25(self.analysis.bm25_k1, self.analysis.bm25_b)
+            s.set_bm25(float(self.analysis.bm25_k1), float(self.analysis.bm25_b))
             self._searchers[shard] = s
         return s
 
