@@ -1,7 +1,7 @@
 """The Lucene backend (pyserini/Anserini): one Lucene index per shard, each with its language's analyzer.
 
 One index per language (and per unit kind and quote status) rather than one index with
-per-language fields: Anserini's ``SimpleIndexer`` and ``SimpleSearcher`` take one analyzer per
+per-language fields: Anserini's indexers and ``SimpleSearcher`` take one analyzer per
 index (``-language ar`` → ``ArabicAnalyzer``, ``zh`` → ``CJKAnalyzer``, ``en`` → Porter + stop
 words), BM25 statistics stay within one language, and a language can be searched alone at no
 cost. Lucene documents hold only the unit id and the analysed text; offsets and the original
@@ -12,21 +12,18 @@ The JVM is started only through :mod:`indexing.jvm`, on first use, never at impo
 from __future__ import annotations
 
 import os
-import queue
 import re
-import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 from json.encoder import encode_basestring
 from pathlib import Path
 
 from indexing import jvm
 from indexing.analysis import AnalysisConfig
-from indexing.errors import RuntimeUnavailable, ToolkitError
+from indexing.errors import ToolkitError
 from indexing.units import POST, Unit, shard_of
 
 NAME = "lucene"
-BATCH = 5000  # documents per Java call: fewer Python<->Java crossings, bounded memory
-QUEUE = 3  # batches waiting for the feeder thread (back-pressure on the reader)
+BATCH = 5000  # documents per hand-over to Java: fewer crossings, bounded memory
+TRANSPORT: str | None = None  # 'pipe' | 'batch' | None: named pipes where the platform has them
 _NON_BMP = re.compile("[\U00010000-\U0010ffff]")
 
 
@@ -69,68 +66,38 @@ def java_text(text: str):
 class LuceneWriter:
     """Adds units to per-shard Lucene indexes under ``<dir>/lucene/<shard>``, in batches.
 
-    Java works while Python reads: batches of JSON documents go through a bounded queue to
-    ``threads`` feeder threads, each handing one batch at a time to Anserini's
-    ``SimpleIndexer.addRawDocuments`` on a single Java thread. jnius releases the GIL during a Java
-    call, so reading XML, cutting units and writing sqlite in Python overlap with Lucene's analysis.
-    (Measured: ``SimpleIndexer`` with two Java threads per call waits at the end of every batch for
-    its slower thread; two feeders with one Java thread each keep both cores busy and match
-    Anserini's own ``IndexCollection`` in speed, 19 vs 22 CPU seconds for the same documents.)
+    The documents go to Anserini through a transport (:mod:`indexing.lucene_transport`: named
+    pipes read by ``IndexCollection``, or jnius batches for ``SimpleIndexer``); either way Java
+    indexes on its own threads while Python reads XML, cuts units and writes sqlite.
 
     Collections come a language at a time (LDC ships one folder per language), and committing a
     shard (Lucene writes its in-memory segment to disk) is a large part of the Java work. So when
-    the units move on to another language, the previous language's shards are committed and
-    closed in the background, once their last batch is indexed, while Python reads the next one.
-    Should a closed language come back (interleaved inputs), its shards are reopened in append
-    mode and early closing stops. Documents are laid out by Anserini itself
-    (``DefaultLuceneDocumentGenerator``), exactly as its ``IndexCollection`` does, so
-    Anserini's searcher reads them like any Anserini index.
+    the units move on to another language, the previous language's shards are finished (committed
+    in the background) while Python reads the next one. Should a finished language come back
+    (interleaved inputs), its shards are reopened in append mode and early finishing stops.
     """
 
     def __init__(self, index_dir: str | os.PathLike, analysis: AnalysisConfig, threads: int = 2,
-                 memory_mb: int = 256, batch: int = BATCH) -> None:
+                 memory_mb: int = 256, batch: int = BATCH, transport: str | None = None) -> None:
+        from indexing import lucene_transport as lt
+
         jvm.lucene()
         self.root = Path(index_dir) / "lucene"
         self.analysis = analysis
-        self.threads = threads
-        self.memory_mb = memory_mb
         self.batch = batch
-        self._writers: dict[str, object] = {}
+        transport = transport or TRANSPORT
+        if transport is None:
+            self.transport = lt.default_transport(self.root, memory_mb, threads)
+        elif transport in ("pipe", "batch"):
+            self.transport = (lt.PipeTransport if transport == "pipe" else lt.BatchTransport)(
+                self.root, memory_mb, threads)
+        else:
+            raise ValueError(f"unknown Lucene transport {transport!r}; choose 'pipe' or 'batch'")
         self._batches: dict[str, list[str]] = {}
         self._shard_lang: dict[str, str] = {}
-        self._closing: dict[str, Future] = {}  # shard -> its background close
-        self._in_flight: dict[str, list[Future]] = {}  # shard -> its batches handed to the feeders
-        self._closed_langs: set[str] = set()
-        self._early_close = True
+        self._finished_langs: set[str] = set()
+        self._early_finish = True
         self._lang: str | None = None
-        self._queue: queue.Queue = queue.Queue(maxsize=QUEUE * max(1, threads))
-        self._error: BaseException | None = None
-        self._feeders: list[threading.Thread] = []
-        self._closer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lucene-close")
-
-    def _writer(self, shard: str, lang: str):
-        w = self._writers.get(shard)
-        if w is None:
-            from pyserini.index.lucene import LuceneIndexer
-
-            path = self.root / shard
-            path.mkdir(parents=True, exist_ok=True)
-            previous = self._closing.pop(shard, None)
-            if previous is not None:
-                previous.result()  # the shard's lock is released once its close is done
-            args = ["-index", str(path), "-language", self.analysis.lucene_language(lang),
-                    "-memoryBuffer", str(self.memory_mb)]
-            try:
-                w = LuceneIndexer(str(path), args=args, threads=1, append=previous is not None)
-            except Exception as exc:
-                raise RuntimeUnavailable(f"cannot create a Lucene index at {path}: {exc}",
-                                         hint="run 'bolt doctor' for a diagnosis") from exc
-            _limit_ram_buffer(w, self.memory_mb)
-            self._writers[shard] = w
-            self._in_flight[shard] = []
-            self._batches[shard] = []
-            self._shard_lang[shard] = lang
-        return w
 
     def add_many(self, first: int, units: list[Unit]) -> None:
         """Add one thread's units (as ``indexing.units.iter_units`` gives them: each post unit
@@ -152,117 +119,46 @@ class LuceneWriter:
             shard = shard_of(lang, unit.unit, unit.quoted)
             batch = batches.get(shard)
             if batch is None:
-                self._writer(shard, lang)
-                batch = batches[shard]
+                self.transport.open(shard, lang)
+                batch = batches[shard] = []
+                self._shard_lang[shard] = lang
             batch.append(json_document(uid, text))
             if len(batch) >= self.batch:
                 self._flush(shard)
 
     def _switch(self, lang: str) -> None:
-        """Units moved on to ``lang``: close the previous language's shards in the background."""
-        if lang in self._closed_langs:
-            self._early_close = False  # interleaved languages: keep every writer open from now on
+        """Units moved on to ``lang``: finish the previous language's shards in the background."""
+        if lang in self._finished_langs:
+            self._early_finish = False  # interleaved languages: keep every shard open from now on
         previous, self._lang = self._lang, lang
-        if previous is None or not self._early_close:
+        if previous is None or not self._early_finish:
             return
-        for shard in [s for s in self._writers if self._shard_lang[s] == previous]:
+        for shard in [s for s in self._batches if self._shard_lang[s] == previous]:
             self._flush(shard)
-            # registered now (not by a feeder) so that a reopening of the shard waits for it
-            self._closing[shard] = future = Future()
-            self._closer.submit(_close_into, self._writers.pop(shard), self._in_flight.pop(shard), future)
+            self.transport.finish(shard)
             del self._batches[shard]
-        self._closed_langs.add(previous)
+        self._finished_langs.add(previous)
 
     def _flush(self, shard: str) -> None:
         batch = self._batches[shard]
         if batch:
-            self._raise_feeder_error()
-            if not self._feeders:
-                self._feeders = [threading.Thread(target=self._feed, name=f"lucene-feeder-{i}", daemon=True)
-                                 for i in range(max(1, self.threads))]
-                for t in self._feeders:
-                    t.start()
-            done: Future = Future()
-            in_flight = self._in_flight[shard]
-            in_flight[:] = [f for f in in_flight if not f.done()]
-            in_flight.append(done)
-            self._queue.put((self._writers[shard], batch, done))
+            self.transport.send(shard, batch)
             self._batches[shard] = []
 
-    def _feed(self) -> None:
-        """A feeder thread: hand queued batches to Java until the ``None`` sentinel."""
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            writer, batch, done = item
-            if self._error is None:  # after a failure, drain so that the producer never blocks
-                try:
-                    writer.add_batch_raw(batch)
-                except BaseException as exc:  # re-raised in the producer's thread
-                    self._error = exc
-            done.set_result(None)
-
-    def _raise_feeder_error(self) -> None:
-        if self._error is not None:
-            raise ToolkitError(f"Lucene failed while indexing under {self.root}: {self._error}",
-                               hint="run 'bolt doctor'; rebuild with --force") from self._error
-
     def close(self) -> None:
-        """Index what is left, then commit and close every shard (open ones in parallel)."""
+        """Index what is left, then commit and close every shard."""
         try:
-            for shard in list(self._writers):
+            for shard in list(self._batches):
                 self._flush(shard)
         finally:
-            for _ in self._feeders:
-                self._queue.put(None)
-            for t in self._feeders:
-                t.join()
-            self._feeders = []
-            writers = list(self._writers.values())
-            self._writers.clear()
             self._batches.clear()
-            if writers:
-                with ThreadPoolExecutor(max_workers=min(len(writers), 2 * max(1, self.threads))) as pool:
-                    list(pool.map(lambda w: w.close(), writers))
-            self._closer.shutdown(wait=True)
-            closing, self._closing = list(self._closing.values()), {}
-        for future in closing:
-            future.result()
-        self._raise_feeder_error()
+            self.transport.close()
 
     def __enter__(self) -> "LuceneWriter":
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def _close_into(writer, in_flight: list[Future], future: Future) -> None:
-    """Commit and close a shard once the feeders have indexed its last batch."""
-    try:
-        for f in in_flight:
-            f.result()
-        writer.close()
-        future.set_result(None)
-    except BaseException as exc:
-        future.set_exception(exc)
-
-
-def _limit_ram_buffer(indexer, memory_mb: int) -> None:
-    """Give the shard's ``IndexWriter`` a RAM buffer of ``memory_mb``.
-
-    ``SimpleIndexer`` ignores ``-memoryBuffer`` and buffers up to 2 GB, so a language's whole shard
-    sat in memory and was flushed, on one thread, only at the end. Its writer is private, so it is
-    reached by reflection; should that fail (another Anserini), the build goes on with 2 GB.
-    """
-    try:
-        L = jvm.lucene()
-        utils = L.autoclass("org.apache.commons.lang3.reflect.FieldUtils")
-        writer = L.cast("org.apache.lucene.index.IndexWriter", utils.readField(indexer.object, "writer", True))
-        writer.getConfig().setRAMBufferSizeMB(float(memory_mb))
-    except Exception:  # an optimisation only
-        pass
 
 
 class LuceneShards:

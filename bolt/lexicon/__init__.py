@@ -28,6 +28,18 @@ _CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _SKIP_DEF = ("surname", "variant of", "old variant", "cl:", "see ", "used in", "abbr.", "erhua",
              "japanese variant", "taiwan pr.", "also written", "also pr.", "(old)", "archaic")
 _HAN = re.compile(r"^[\u3400-\u9fff]+$")
+# "Shanghai municipality, central east China", "Yangtze River": a capitalised name followed by
+# the kind of place it is; the name alone is also a gloss ("shanghai" -> 上海).
+_PLACE_HEAD = re.compile(r"^((?:[A-Z][\w'-]*)(?: [A-Z][\w'-]*)?) (?:municipality|province|city|county|prefecture|"
+                         r"district|region|state|river|lake|island|islands|mountain|mountains|sea|bay|"
+                         r"desert|peninsula|town|village)\b", re.IGNORECASE)
+# British spellings tried in their American form when the British one has no entry
+_BRITISH = ((re.compile(r"(?<=[a-z]{2})our(s?)$"), r"or\1"),  # harbour, colour, neighbours
+            (re.compile(r"(?<=[a-z]{2})tre(s?)$"), r"ter\1"),  # centre, theatre
+            (re.compile(r"(?<=[a-z]{3})is(e|es|ed|ing|ation|ations)$"), r"iz\1"),  # organise, organisation
+            (re.compile(r"(?<=[a-z]{2})yse(s?|d)$"), r"yze\1"),  # analyse
+            (re.compile(r"(?<=[a-z]{3})ogue(s?)$"), r"og\1"),  # catalogue
+            (re.compile(r"(?<=^def|^lic|^off)ence(s?)$"), r"ense\1"))  # defence, licence, offence
 
 
 @functools.lru_cache(maxsize=1)
@@ -110,8 +122,14 @@ def _gloss_pieces(definition: str) -> list[tuple[str, int]]:
     """The usable English glosses of one CC-CEDICT definition, each with its index in the definition.
 
     Index 0 is the gloss the definition starts with (its main wording); later ones are synonyms or
-    narrower readings ("light rail; transit system; streetcar; metro (abbr. for ...)").
+    narrower readings ("light rail; transit system; streetcar; metro (abbr. for ...)"). A place
+    defined as "<Name> municipality/province/river/..." is also glossed by its name alone.
     """
+    place = _PLACE_HEAD.match(definition.strip())
+    if place and place.group(1)[:1].isupper():
+        extra = [(place.group(1).lower(), 0)]
+    else:
+        extra = []
     d = definition.strip().lower()
     if not d or d.startswith(_SKIP_DEF):
         return []
@@ -129,7 +147,7 @@ def _gloss_pieces(definition: str) -> list[tuple[str, int]]:
             g = g.split(" ", 1)[1]
         if g and len(g.split()) <= 2 and re.fullmatch(r"[a-z][a-z' -]*", g):
             out.append((g, 0 if i == len(pieces) - 1 and head != pieces[0] else i))
-    return out
+    return out + [e for e in extra if e not in out]
 
 
 def _glosses(definition: str) -> list[str]:
@@ -205,6 +223,30 @@ def lexicon(lang: str) -> Mapping[str, tuple[str, ...]]:
     if lang == "cmn":
         return chinese_lexicon()
     return {}
+
+
+def american_spelling(word: str) -> str:
+    """The American spelling of a lower-case British one (harbour -> harbor, centre -> center,
+    organise -> organize, defence -> defense); other words come back unchanged. Both lexicons
+    are keyed by American spellings (CC-CEDICT writes "harbor", "center")."""
+    for pattern, repl in _BRITISH:
+        new = pattern.sub(repl, word)
+        if new != word:
+            return new
+    return word
+
+
+def lookup(lang: str, words: str) -> tuple[str, ...]:
+    """Translations of one English word or two-word phrase (any case): by stem, then, when that
+    finds nothing, by the stem of its American spelling."""
+    table = lexicon(lang)
+    ws = words.lower().split()
+    found = table.get(" ".join(stem(w) for w in ws), ())
+    if not found:
+        us = [american_spelling(w) for w in ws]
+        if us != ws:
+            found = table.get(" ".join(stem(w) for w in us), ())
+    return tuple(found)
 
 
 _GLOSS_STOP = frozenset("a an the of to in on at for by with and or as from be is it one sb sth something someone "

@@ -54,6 +54,7 @@ class Distiller:
         self.translator = translator
         self.timings: dict[str, float] = {s: 0.0 for s in STAGES}
         self._threads: OrderedDict = OrderedDict()
+        self._thread_sents: dict[tuple[str, str], list[Sentence]] = {}
         self._thread_cache = thread_cache
         langs = tuple(getattr(searcher, "langs", None) or LANG_ORDER)
         self.langs = tuple(lg for lg in LANG_ORDER if lg in langs) + tuple(sorted(set(langs) - set(LANG_ORDER)))
@@ -76,6 +77,34 @@ class Distiller:
         else:
             self._threads.move_to_end(thread_id)
         return th
+
+    def thread_sentences(self, thread_id: str, lang: str) -> list[Sentence]:
+        """Every sentence of a thread's own text, questions and short lines included.
+
+        What the thread as a whole says, for judging whether it is about the query: the opening
+        post's question usually states the topic best, yet it is never a bullet, and the posts
+        that answer it may not have been retrieved.
+        """
+        key = (thread_id, lang)
+        out = self._thread_sents.get(key)
+        if out is None:
+            th = self.thread(thread_id)
+            out = []
+            for rank, post in enumerate(th.posts if th is not None else ()):
+                out.extend(post_sentences(th, CandidatePost(thread_id, post.id, lang, 0.0, rank, 0.0)))
+            self._thread_sents[key] = out
+            if len(self._thread_sents) > self._thread_cache:
+                self._thread_sents.pop(next(iter(self._thread_sents)))
+        return out
+
+    def thread_concepts(self, plan: QueryPlan, thread_id: str, lang: str) -> frozenset[str]:
+        """The query concepts the thread expresses anywhere: headline or any sentence of any post."""
+        from bolt.pipeline.candidates import Sentence as S
+
+        th = self.thread(thread_id)
+        texts = self.thread_sentences(thread_id, lang)
+        head = S(thread_id, "", lang, 0, 0, th.headline if th is not None else "", 0, 0.0, 0)
+        return frozenset().union(*matched_concepts(plan, [head, *texts]))
 
     # -- shared stages -------------------------------------------------------------------------
     def plan(self, query: str) -> QueryPlan:
@@ -189,7 +218,7 @@ class Distiller:
             matched = matched_concepts(plan, sents)
             lexical = concept_scores(plan, matched)
             coverage = coverage_scores(plan, sents, matched)
-            thread_cov = self._thread_coverage(plan, sents, matched)
+            thread_cov = self._thread_coverage(plan, sents)
         with self._stage("embed"):
             eligible = [i for i, s in enumerate(sents) if cfg.multilingual or s.lang == "eng"]
             eligible.sort(key=lambda i: (-(lexical[i] + sents[i].retrieval), _key(sents[i])))
@@ -312,8 +341,9 @@ class Distiller:
                     idx = [i for i, s in enumerate(sents) if s.thread == tid]
                     th = self.thread(tid)
                     said = set(gloss_bag(th.headline, lang)) if th is not None else set()
-                    for i in idx:
-                        said |= matched[i] | gloss_bag(sents[i].text, lang)
+                    said |= self.thread_concepts(plan, tid, lang)
+                    for s in self.thread_sentences(tid, lang):
+                        said |= gloss_bag(s.text, lang)
                     need = min(cfg.xl_min_concepts, sum(1 for c in plan.concepts if expressible(c, lang)) or 1)
                     if sum(1 for c in plan.concepts if c.stem in said) < need:
                         continue
@@ -345,23 +375,13 @@ class Distiller:
             return True
         return bool(plan.anchors) and not sentence_anchors(s.text).isdisjoint(plan.anchors)
 
-    def _thread_coverage(self, plan: QueryPlan, sents: list[Sentence], matched) -> dict[str, float]:
-        """Per thread: the coverage score of all its candidate sentences and headline taken together."""
+    def _thread_coverage(self, plan: QueryPlan, sents: list[Sentence]) -> dict[str, float]:
+        """Per thread: the coverage score of everything the thread says (:meth:`thread_concepts`)."""
         from bolt.pipeline.candidates import Sentence as S
 
-        union: dict[str, set] = {}
-        lang: dict[str, str] = {}
-        for s, m in zip(sents, matched):
-            union.setdefault(s.thread, set()).update(m)
-            lang[s.thread] = s.lang
-        heads = []
-        for tid in sorted(union):
-            th = self.thread(tid)
-            heads.append(S(tid, "", lang[tid], 0, 0, th.headline if th is not None else "", 0, 0.0, 0))
-        for h, m in zip(heads, matched_concepts(plan, heads)):
-            union[h.thread].update(m)
-        pseudo = [S(tid, "", lang[tid], 0, 0, "", 0, 0.0, 0) for tid in sorted(union)]
-        cov = coverage_scores(plan, pseudo, [frozenset(union[p.thread]) for p in pseudo])
+        lang = {s.thread: s.lang for s in sents}
+        pseudo = [S(tid, "", lang[tid], 0, 0, "", 0, 0.0, 0) for tid in sorted(lang)]
+        cov = coverage_scores(plan, pseudo, [self.thread_concepts(plan, p.thread, p.lang) for p in pseudo])
         return {p.thread: c for p, c in zip(pseudo, cov)}
 
     def lead(self, query: str) -> list[DistilledBullet]:

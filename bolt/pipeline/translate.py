@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bolt.lexicon import lexicon, stem
+from bolt.lexicon import lookup, stem
 from bolt.pipeline.anchors import int_to_chinese, is_name_like, numbers_in, query_anchors
 from bolt.pipeline.text import ENGLISH_STOPWORDS, WORD, arabic_terms
 
@@ -67,10 +67,9 @@ def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), trans
         forms = []
         if translate:
             for lang in TARGET_LANGS:
-                table = lexicon(lang)
-                found = list(table.get(s, ()))
-                if i + 1 < len(stems):  # a two-word phrase ("human rights") adds its own translation
-                    found += [f for f in table.get(f"{s} {stems[i + 1]}", ()) if f not in found]
+                found = list(lookup(lang, w))
+                if i + 1 < len(words):  # a two-word phrase ("human rights") adds its own translation
+                    found += [f for f in lookup(lang, f"{w} {words[i + 1]}") if f not in found]
                 if found:
                     forms.append((lang, tuple(found)))
         concepts.append(Concept(s, w, tuple(forms)))
