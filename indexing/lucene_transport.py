@@ -3,16 +3,19 @@
 Both transports index a shard as Anserini's ``IndexCollection`` does (JsonCollection documents,
 ``DefaultLuceneDocumentGenerator``, the shard's ``-language`` analyzer), so Anserini's searcher
 reads the result like any Anserini index. Each has the same four calls: ``open(shard, lang)``
-(start the shard's indexer, or restart it in append mode after ``finish``), ``send(shard, docs)``,
-``finish(shard)`` (no more documents: commit in the background) and ``close()`` (finish
+(start the shard's indexer; after ``finish``, reopen the shard to append to it), ``send(shard,
+docs)``, ``finish(shard)`` (no more documents: commit in the background) and ``close()`` (finish
 everything, wait, raise the first error).
 
 - :class:`PipeTransport` (the default where ``os.mkfifo`` exists): every shard is indexed by
   ``IndexCollection`` itself, on its own Java threads, reading JSON lines from one named pipe per
   thread that Python writes into. No Python object crosses into Java, the GIL is free while Java
-  works, and the Java side is exactly Anserini's own indexer. Measured on the 0.1-scale generated
-  collection: 13.9 s and 26.4 CPU s against 15.1 s and 27.7 CPU s for :class:`BatchTransport`;
-  full scale (488 MB): 112.6 s and 193 CPU s against 120.1 s and 214 CPU s.
+  works, and the Java side is exactly Anserini's own indexer. ``IndexCollection`` always creates
+  its index afresh, so a shard reopened after ``finish`` is appended to through
+  :class:`BatchTransport`. Measured on the 0.1-scale generated collection: 14.2 s and 25.2 CPU s
+  against 15.1 s and 27.7 CPU s for :class:`BatchTransport`; full scale (488 MB): 112.6–114.3 s
+  and 178–193 CPU s against 120.1 s and 214 CPU s. (A writer thread per pipe, so that one busy
+  pipe never holds up the others, used more CPU for the same wall time: 112.1 s, 199 CPU s.)
 - :class:`BatchTransport`: batches of documents go through a bounded queue to feeder threads,
   each handing one batch at a time, as one ``String[]``, to ``SimpleIndexer.addRawDocuments`` on
   a single Java thread (jnius releases the GIL during the call). Used where named pipes do not

@@ -47,9 +47,14 @@ def _bolt(*argv) -> subprocess.CompletedProcess:
 
 
 def _index(corpus: Path, out: Path, backend: str) -> Path:
-    if not (out / "manifest.json").exists():
-        from indexing.search import build_index
+    """The index of ``corpus`` at ``out``, built unless one of this toolkit's format is there."""
+    from indexing.errors import ToolkitError
+    from indexing.manifest import read_manifest
+    from indexing.search import build_index
 
+    try:
+        read_manifest(out)
+    except ToolkitError:  # missing, unreadable or an older format
         build_index([corpus], out, backend=backend, force=True, progress=False)
     return out
 
