@@ -23,6 +23,7 @@ everything, wait, raise the first error).
 """
 from __future__ import annotations
 
+import collections
 import errno
 import os
 import queue
@@ -39,6 +40,7 @@ from indexing.errors import RuntimeUnavailable, ToolkitError
 QUEUE = 3  # batches waiting per feeder thread (back-pressure on the reader)
 PIPE_BYTES = 1 << 20  # asked-for pipe capacity, so Python can run ahead of Java by a batch or two
 STALL_CHECK_S = 1.0  # how often a blocked write checks that its indexer is still alive
+PENDING_BYTES = 8 << 20  # unwritten bytes a shard may hold before Python waits for its indexer
 
 
 def default_transport(root: Path, memory_mb: int, threads: int):
@@ -87,9 +89,10 @@ class _PipeShard:
             for p in names:
                 self.fds.append(self._open(p))
         except BaseException:
-            self.finish()
+            self._close_pipes()
             raise
-        self._next = 0
+        self._pending = [collections.deque() for _ in self.fds]
+        self._waiting = [0] * len(self.fds)
 
     def _run(self, args: list[str]) -> None:
         try:
@@ -123,20 +126,51 @@ class _PipeShard:
                             hint="check that the output folder is writable and the disk not full; run 'bolt doctor'")
 
     def send(self, docs: list[str]) -> None:
-        fd = self.fds[self._next]
-        self._next = (self._next + 1) % len(self.fds)
-        data = memoryview(("\n".join(docs) + "\n").encode("utf-8"))
-        while data:
-            try:
-                data = data[os.write(fd, data):]
-            except BlockingIOError:  # the pipe is full: wait for Java to read, checking it lives
-                if not select.select([], [fd], [], STALL_CHECK_S)[1] and not self.thread.is_alive():
-                    raise self._dead()
-            except BrokenPipeError as exc:
-                raise self._dead() from exc
+        """Queue a batch on the pipe with the least waiting, then write what the pipes take.
+
+        Writes never wait while the shard holds less than ``PENDING_BYTES`` unwritten: a shard
+        whose indexer is busy (Lucene flushing a full buffer takes seconds) must not stop Python
+        from feeding the other shards, whose indexer threads would then sit idle.
+        """
+        k = min(range(len(self.fds)), key=lambda i: self._waiting[i])
+        self._pending[k].append(memoryview(("\n".join(docs) + "\n").encode("utf-8")))
+        self._waiting[k] += len(self._pending[k][-1])
+        self.drain()
+        while sum(self._waiting) > PENDING_BYTES:
+            self.drain(block=True)
+
+    def drain(self, block: bool = False) -> None:
+        """Write what the pipes take now; with ``block``, first wait (checking that the indexer
+        lives) until one of them takes something."""
+        if block:
+            waiting = [fd for fd, w in zip(self.fds, self._waiting) if w]
+            if waiting and not select.select([], waiting, [], STALL_CHECK_S)[1] and not self.thread.is_alive():
+                raise self._dead()
+        for k, fd in enumerate(self.fds):
+            chunks = self._pending[k]
+            while chunks:
+                try:
+                    n = os.write(fd, chunks[0])
+                except BlockingIOError:
+                    break
+                except BrokenPipeError as exc:
+                    raise self._dead() from exc
+                self._waiting[k] -= n
+                if n == len(chunks[0]):
+                    chunks.popleft()
+                else:
+                    chunks[0] = chunks[0][n:]
+                    break
 
     def finish(self) -> None:
         """End of input: IndexCollection reads to the end, commits and stops, on its own thread."""
+        try:
+            while any(self._waiting):
+                self.drain(block=True)
+        finally:
+            self._close_pipes()
+
+    def _close_pipes(self) -> None:
         for fd in self.fds:
             os.close(fd)
         self.fds = []
@@ -187,8 +221,10 @@ class PipeTransport:
     def send(self, shard: str, docs: list[str]) -> None:
         if shard in self._appended:
             self._appender.send(shard, docs)
-        else:
-            self._open[shard].send(docs)
+            return
+        self._open[shard].send(docs)
+        for other in self._open.values():  # what other shards' pipes can take now
+            other.drain()
 
     def finish(self, shard: str) -> None:
         if shard in self._appended:
