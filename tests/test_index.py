@@ -465,3 +465,26 @@ def test_pipe_transport_reports_an_indexer_that_cannot_start(tmp_path):
     with pytest.raises(ToolkitError, match="eng.post.own"):
         transport.open("eng.post.own", "eng")
     transport.close()
+
+
+def test_pipe_transport_streams_more_than_a_pipe_holds(tmp_path):
+    """Batches larger than a pipe's capacity, and more unwritten data than the shard may hold,
+    arrive whole: partial writes continue on the same pipe, and every document is indexed."""
+    from indexing import jvm
+    from indexing.lucene_index import json_document
+    from indexing.lucene_transport import PENDING_BYTES, PipeTransport
+
+    root = tmp_path / "lucene"
+    transport = PipeTransport(root)
+    transport.open("eng.passage.own", "eng")
+    n, sent = 0, 0
+    while sent < 2 * PENDING_BYTES:
+        docs = [json_document(n + i, f"document {n + i} about rivers and floods " + "word " * 40) for i in range(5000)]
+        transport.send("eng.passage.own", docs)
+        n += len(docs)
+        sent += sum(len(d) + 1 for d in docs)
+    transport.close()
+    searcher = jvm.lucene().SimpleSearcher(str(root / "eng.passage.own"))
+    assert searcher.get_total_num_docs() == n
+    assert [h.docid for h in searcher.search("12345", 1)] == ["12345"]
+    searcher.close()
