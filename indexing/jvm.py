@@ -79,7 +79,8 @@ def start() -> None:
 
             if not jnius_config.vm_running:
                 jnius_config.add_classpath(jar)
-                jnius_config.add_options("-Xms256m", "-Xmx4g", "-Djava.awt.headless=true")
+                jnius_config.add_options("-Xms256m", "-Xmx4g", "-Djava.awt.headless=true",
+                                          "-Xrs")  # signals stay Python's: Ctrl-C cleans up
             import jnius  # noqa: F401  (starts the VM)
         except Exception as exc:
             raise RuntimeUnavailable(f"cannot start the Java VM from {java_home}: {exc}",

@@ -86,3 +86,21 @@ def test_doctor_passes_with_real_runtimes():
     failed = [c for c in report["checks"] if not c["ok"]]
     assert out.returncode == 0 and report["ok"], failed
     assert {c["name"] for c in report["checks"]} >= {"java", "lucene", "model", "sentences"}
+
+
+def test_ctrl_c_stays_with_python_after_the_jvm_starts():
+    """The JVM is started with -Xrs: without it, Java's own SIGINT handler ends the process at once
+    and a build interrupted with Ctrl-C leaves its temporary folder behind."""
+    import signal
+
+    code = ("import os, signal, time\n"
+            "from indexing import jvm\n"
+            "jvm.start()\n"
+            "try:\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    time.sleep(10)\n"
+            "except KeyboardInterrupt:\n"
+            "    print('handled by python')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert out.returncode == 0 and "handled by python" in out.stdout, out.stderr[-2000:]
