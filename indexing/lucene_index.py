@@ -32,15 +32,18 @@ def _escape_non_bmp(m: re.Match) -> str:
     return "\\u%04x\\u%04x" % (0xD800 + (c >> 10), 0xDC00 + (c & 0x3FF))
 
 
-def json_document(uid: int, text: str) -> str:
+def json_document(uid: int, text: str, wide: bool | None = None) -> str:
     """The JsonCollection document ``{"id": "<uid>", "contents": text}`` as one JSON string.
 
     Built by hand with the C string encoder (several times faster than ``json.dumps`` of a dict).
     Characters outside the BMP (emoji, rare Han) are written as surrogate escapes: jnius passes
     strings to Java as modified UTF-8, which would mangle them, while Jackson decodes the escapes.
+    ``wide`` says whether ``text`` may hold such characters (None: look).
     """
     body = encode_basestring(text)
-    if not body.isascii() and _NON_BMP.search(body):
+    if wide is None:
+        wide = not body.isascii() and _NON_BMP.search(body) is not None
+    if wide:
         body = _NON_BMP.sub(_escape_non_bmp, body)
     return f'{{"id":"{uid}","contents":{body}}}'
 
@@ -105,6 +108,7 @@ class LuceneWriter:
         analysis = self.analysis
         batches = self._batches
         aligned = None  # the prepared text of the last post unit, when passages can slice it
+        wide = None  # whether that post unit holds characters outside the BMP (so may its passages)
         for uid, unit in enumerate(units, first):
             lang = unit.lang
             if lang != self._lang:
@@ -112,6 +116,7 @@ class LuceneWriter:
             if unit.unit == POST:
                 aligned = analysis.prepare_aligned(unit.text, lang)
                 text = aligned if aligned is not None else analysis.prepare(unit.text, lang)
+                wide = not text.isascii() and _NON_BMP.search(text) is not None
             elif aligned is not None:
                 text = aligned[unit.at:unit.at + len(unit.text)]
             else:
@@ -122,7 +127,7 @@ class LuceneWriter:
                 self.transport.open(shard, lang)
                 batch = batches[shard] = []
                 self._shard_lang[shard] = lang
-            batch.append(json_document(uid, text))
+            batch.append(json_document(uid, text, wide))
             if len(batch) >= self.batch:
                 self._flush(shard)
 

@@ -135,7 +135,7 @@ class SpanMap:
     cutting units is the Python half of indexing.
     """
 
-    __slots__ = ("text", "_starts", "_chunks")
+    __slots__ = ("text", "_starts", "_chunks", "_base")
 
     def __init__(self, raw: str, pieces) -> None:
         parts: list[str] = []
@@ -163,6 +163,8 @@ class SpanMap:
         self.text = "".join(parts)
         self._starts = starts
         self._chunks = chunks
+        # one verbatim piece, the common case: decoded index i is raw offset base + i
+        self._base = chunks[0][0] if len(chunks) == 1 and len(chunks[0]) == 1 else None
 
     def _offset(self, i: int, end: bool) -> int:
         k = bisect.bisect_right(self._starts, i) - 1
@@ -173,6 +175,8 @@ class SpanMap:
 
     def raw_span(self, i: int, j: int) -> tuple[int, int]:
         """Raw [start, end) of decoded ``text[i:j]`` (``j > i``); an entity at an edge is whole."""
+        if self._base is not None:
+            return self._base + i, self._base + j
         return self._offset(i, False), self._offset(j - 1, True)
 
 
