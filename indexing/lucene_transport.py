@@ -194,11 +194,13 @@ class PipeTransport:
         self._finished: dict[str, _PipeShard] = {}
         self._appender: BatchTransport | None = None
         self._appended: set[str] = set()
+        self._started: set[str] = set()
 
     def open(self, shard: str, lang: str) -> None:
         previous = self._finished.pop(shard, None)
         if previous is not None:
             previous.wait()  # the shard's write lock is free once its indexer has stopped
+        if shard in self._started:
             # IndexCollection always creates its index afresh, so a shard that comes back
             # (interleaved languages) is appended to by SimpleIndexer instead
             if self._appender is None:
@@ -206,6 +208,7 @@ class PipeTransport:
             self._appender.open(shard, lang, append=True)
             self._appended.add(shard)
             return
+        self._started.add(shard)
         path = self.root / shard
         path.parent.mkdir(parents=True, exist_ok=True)
         streams = 1 if shard.endswith(".quote") else self.threads  # quoted text is a small share

@@ -488,3 +488,22 @@ def test_pipe_transport_streams_more_than_a_pipe_holds(tmp_path):
     assert searcher.get_total_num_docs() == n
     assert [h.docid for h in searcher.search("12345", 1)] == ["12345"]
     searcher.close()
+
+
+def test_pipe_transport_keeps_a_shard_reopened_twice(tmp_path):
+    """IndexCollection always creates its index afresh; a shard that comes back is appended to."""
+    from indexing import jvm
+    from indexing.lucene_index import json_document
+    from indexing.lucene_transport import PipeTransport
+
+    root = tmp_path / "lucene"
+    transport = PipeTransport(root)
+    for uid, word in enumerate(["alpha", "bravo", "charlie"]):
+        transport.open("eng.post.own", "eng")
+        transport.send("eng.post.own", [json_document(uid, f"the word {word} is here")])
+        transport.finish("eng.post.own")
+    transport.close()
+    searcher = jvm.lucene().SimpleSearcher(str(root / "eng.post.own"))
+    assert searcher.get_total_num_docs() == 3
+    assert [searcher.search(w, 1)[0].docid for w in ("alpha", "bravo", "charlie")] == ["0", "1", "2"]
+    searcher.close()
