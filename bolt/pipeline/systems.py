@@ -99,11 +99,9 @@ class Distiller:
 
     def thread_concepts(self, plan: QueryPlan, thread_id: str, lang: str) -> frozenset[str]:
         """The query concepts the thread expresses anywhere: headline or any sentence of any post."""
-        from bolt.pipeline.candidates import Sentence as S
-
         th = self.thread(thread_id)
         texts = self.thread_sentences(thread_id, lang)
-        head = S(thread_id, "", lang, 0, 0, th.headline if th is not None else "", 0, 0.0, 0)
+        head = Sentence(thread_id, "", lang, 0, 0, th.headline if th is not None else "", 0, 0.0, 0)
         return frozenset().union(*matched_concepts(plan, [head, *texts]))
 
     # -- shared stages -------------------------------------------------------------------------
@@ -377,10 +375,8 @@ class Distiller:
 
     def _thread_coverage(self, plan: QueryPlan, sents: list[Sentence]) -> dict[str, float]:
         """Per thread: the coverage score of everything the thread says (:meth:`thread_concepts`)."""
-        from bolt.pipeline.candidates import Sentence as S
-
         lang = {s.thread: s.lang for s in sents}
-        pseudo = [S(tid, "", lang[tid], 0, 0, "", 0, 0.0, 0) for tid in sorted(lang)]
+        pseudo = [Sentence(tid, "", lang[tid], 0, 0, "", 0, 0.0, 0) for tid in sorted(lang)]
         cov = coverage_scores(plan, pseudo, [self.thread_concepts(plan, p.thread, p.lang) for p in pseudo])
         return {p.thread: c for p, c in zip(pseudo, cov)}
 
