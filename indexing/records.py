@@ -323,38 +323,86 @@ def _decode_entity(body: str, whole: str) -> str:
     return _NAMED.get(body, whole)
 
 
-def quote_between(raw: str, a: int, b: int) -> bool:
-    """True when a ``<quote>`` tag lies between raw offsets ``a`` and ``b``."""
+def _quote_between(raw: str, a: int, b: int) -> bool:
     gap = raw[a:b]
     return "<quote" in gap or "</quote" in gap
 
 
 def build_text_map(raw: str, pieces: Iterable[Piece]) -> TextMap:
-    """Join pieces into one decoded text with exact per-character raw spans.
+    """Join pieces into one decoded text with exact per-character raw spans (:class:`SpanMap`).
 
     Offsets come from decoding each piece's escaped slice ``raw[start:end]`` again, so an entity
     such as ``&amp;`` maps its one decoded character to the raw span of the whole entity.
     Pieces are joined directly unless a ``<quote>`` boundary lies between them (then a newline).
     """
-    text_parts: list[str] = []
-    offs: list[int] = []
-    ends: list[int] = []
-    last_end = -1
-    for p in pieces:
-        if last_end >= 0 and quote_between(raw, last_end, p.start):
-            text_parts.append("\n")
-            offs.append(last_end)
-            ends.append(last_end)
-        slice_ = raw[p.start:p.end]
-        if len(slice_) == len(p.text):
-            text_parts.append(p.text)
-            offs.extend(range(p.start, p.end))
-            ends.extend(range(p.start + 1, p.end + 1))
-        else:
-            text, o, e = decode_spans(slice_, p.start)
-            text_parts.append(text)
-            offs.extend(o)
-            ends.extend(e)
-        last_end = p.end
-    offs.append(max(last_end, 0))
-    return TextMap("".join(text_parts), tuple(offs), tuple(ends))
+    return SpanMap(raw, pieces).text_map()
+
+
+class SpanMap:
+    """A segment's decoded text and the raw span of any stretch of it, kept piece by piece.
+
+    Pieces are joined directly unless a ``<quote>`` boundary lies between them (then a newline,
+    a zero-width character whose offset and end are the end of the previous piece). A piece
+    without entities, the common case, costs one tuple instead of two integers per character
+    (cutting units is the Python half of indexing); :meth:`text_map` gives the per-character
+    :class:`TextMap`.
+    """
+
+    __slots__ = ("text", "raw_end", "_starts", "_chunks", "_base")
+
+    def __init__(self, raw: str, pieces) -> None:
+        parts: list[str] = []
+        starts: list[int] = []  # decoded index where each chunk starts
+        chunks: list[tuple] = []  # (raw start,) for a verbatim piece, else (offsets, ends)
+        n = 0
+        last_end = -1
+        for p in pieces:
+            if last_end >= 0 and _quote_between(raw, last_end, p.start):
+                starts.append(n)
+                chunks.append(((last_end,), (last_end,)))
+                parts.append("\n")
+                n += 1
+            starts.append(n)
+            if p.end - p.start == len(p.text):
+                chunks.append((p.start,))
+                parts.append(p.text)
+                n += len(p.text)
+            else:
+                text, offs, ends = decode_spans(raw[p.start:p.end], p.start)
+                chunks.append((offs, ends))
+                parts.append(text)
+                n += len(text)
+            last_end = p.end
+        self.text = "".join(parts)
+        self.raw_end = max(last_end, 0)  # the raw end of the last piece
+        self._starts = starts
+        self._chunks = chunks
+        # one verbatim piece, the common case: decoded index i is raw offset base + i
+        self._base = chunks[0][0] if len(chunks) == 1 and len(chunks[0]) == 1 else None
+
+    def _offset(self, i: int, end: bool) -> int:
+        k = bisect.bisect_right(self._starts, i) - 1
+        chunk, d = self._chunks[k], i - self._starts[k]
+        if len(chunk) == 1:
+            return chunk[0] + d + end
+        return chunk[1][d] if end else chunk[0][d]
+
+    def raw_span(self, i: int, j: int) -> tuple[int, int]:
+        """Raw [start, end) of decoded ``text[i:j]`` (``j > i``); an entity at an edge is whole."""
+        if self._base is not None:
+            return self._base + i, self._base + j
+        return self._offset(i, False), self._offset(j - 1, True)
+
+    def text_map(self) -> TextMap:
+        """The same spans, one per character."""
+        offs: list[int] = []
+        ends: list[int] = []
+        for chunk, a, b in zip(self._chunks, self._starts, self._starts[1:] + [len(self.text)]):
+            if len(chunk) == 1:
+                offs.extend(range(chunk[0], chunk[0] + b - a))
+                ends.extend(range(chunk[0] + 1, chunk[0] + b - a + 1))
+            else:
+                offs.extend(chunk[0])
+                ends.extend(chunk[1])
+        offs.append(self.raw_end)
+        return TextMap(self.text, tuple(offs), tuple(ends))

@@ -15,13 +15,12 @@ up to white space (inline tags such as ``<a>`` become line breaks in ``text``).
 """
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 from dataclasses import dataclass, fields
 from typing import Iterator, NamedTuple
 
-from indexing.records import Post, Thread, decode_offsets, decode_spans, quote_between
+from indexing.records import Post, SpanMap, Thread, decode_offsets
 from indexing.sentences import split_sentences
 
 POST = "post"
@@ -124,60 +123,6 @@ def iter_units(thread: Thread, config: UnitConfig = UnitConfig(),
                     s, e = sents[a][0], sents[b - 1][1]
                     start, end = span.raw_span(s, e)
                     yield Unit(tid, pid, lang, PASSAGE, quoted, start, end, text[s:e], s - i)
-
-
-class SpanMap:
-    """A segment's decoded text and the raw span of any stretch of it, kept piece by piece.
-
-    Gives the same spans as a per-character :class:`indexing.records.TextMap` (pieces joined
-    directly, a newline where a ``<quote>`` boundary lies between two pieces), but a piece
-    without entities, the common case, costs one tuple instead of two integers per character:
-    cutting units is the Python half of indexing.
-    """
-
-    __slots__ = ("text", "_starts", "_chunks", "_base")
-
-    def __init__(self, raw: str, pieces) -> None:
-        parts: list[str] = []
-        starts: list[int] = []  # decoded index where each chunk starts
-        chunks: list[tuple] = []  # (raw start,) for a verbatim piece, else (offsets, ends)
-        n = 0
-        last_end = -1
-        for p in pieces:
-            if last_end >= 0 and quote_between(raw, last_end, p.start):
-                starts.append(n)
-                chunks.append(((last_end,), (last_end,)))
-                parts.append("\n")
-                n += 1
-            starts.append(n)
-            if p.end - p.start == len(p.text):
-                chunks.append((p.start,))
-                parts.append(p.text)
-                n += len(p.text)
-            else:
-                text, offs, ends = decode_spans(raw[p.start:p.end], p.start)
-                chunks.append((offs, ends))
-                parts.append(text)
-                n += len(text)
-            last_end = p.end
-        self.text = "".join(parts)
-        self._starts = starts
-        self._chunks = chunks
-        # one verbatim piece, the common case: decoded index i is raw offset base + i
-        self._base = chunks[0][0] if len(chunks) == 1 and len(chunks[0]) == 1 else None
-
-    def _offset(self, i: int, end: bool) -> int:
-        k = bisect.bisect_right(self._starts, i) - 1
-        chunk, d = self._chunks[k], i - self._starts[k]
-        if len(chunk) == 1:
-            return chunk[0] + d + end
-        return chunk[1][d] if end else chunk[0][d]
-
-    def raw_span(self, i: int, j: int) -> tuple[int, int]:
-        """Raw [start, end) of decoded ``text[i:j]`` (``j > i``); an entity at an edge is whole."""
-        if self._base is not None:
-            return self._base + i, self._base + j
-        return self._offset(i, False), self._offset(j - 1, True)
 
 
 # A sentence ends after a run of terminal marks (plus closing quotes/brackets) followed by white

@@ -15,8 +15,8 @@ from indexing.errors import ToolkitError
 from indexing.manifest import check_manifest, read_manifest
 from indexing.reader import iter_threads, parse_thread_text
 from indexing.search import Hit, build_from_threads, build_index, open_index, smoke_test
-from indexing.records import build_text_map
-from indexing.units import (PASSAGE, POST, SpanMap, UnitConfig, UnitTable, fast_sentences, iter_units,
+from indexing.records import SpanMap, build_text_map
+from indexing.units import (PASSAGE, POST, UnitConfig, UnitTable, fast_sentences, iter_units,
                             raw_to_text, same_text, segments, windows)
 
 ENG = """<doc id="bolt-eng-DF-1-100-1">
@@ -215,7 +215,8 @@ def test_fast_sentences_edge_cases():
 
 
 def test_span_map_gives_the_text_map_spans(real_samples):
-    """The piece-wise map used to cut units agrees with the per-character TextMap everywhere."""
+    """The piece-wise spans used to cut units (bisect, and the one-piece shortcut) agree with the
+    per-character TextMap everywhere."""
     thread = next(iter_threads([real_samples / "bolt-eng-DF-215.xml"]))
     checked = 0
     for post in thread.posts:
