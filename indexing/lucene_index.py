@@ -124,7 +124,7 @@ class LuceneWriter:
             shard = shard_of(lang, unit.unit, unit.quoted)
             batch = batches.get(shard)
             if batch is None:
-                self.transport.open(shard, lang)
+                self.transport.open(shard, analysis.lucene_language(lang))
                 batch = batches[shard] = []
                 self._shard_lang[shard] = lang
             batch.append(json_document(uid, text, wide))

@@ -2,8 +2,9 @@
 
 Both transports index a shard as Anserini's ``IndexCollection`` does (JsonCollection documents,
 ``DefaultLuceneDocumentGenerator``, the shard's ``-language`` analyzer), so Anserini's searcher
-reads the result like any Anserini index. Each has the same four calls: ``open(shard, lang)``
-(start the shard's indexer; after ``finish``, reopen the shard to append to it), ``send(shard,
+reads the result like any Anserini index. Each has the same four calls: ``open(shard, language)``
+(start the shard's indexer with Anserini's analyzer for ``language``, e.g. ``"zh"``; after
+``finish``, reopen the shard to append to it), ``send(shard,
 docs)``, ``finish(shard)`` (no more documents: commit in the background) and ``close()`` (finish
 everything, wait, raise the first error).
 
@@ -196,7 +197,7 @@ class PipeTransport:
         self._appended: set[str] = set()
         self._started: set[str] = set()
 
-    def open(self, shard: str, lang: str) -> None:
+    def open(self, shard: str, language: str) -> None:
         previous = self._finished.pop(shard, None)
         if previous is not None:
             previous.wait()  # the shard's write lock is free once its indexer has stopped
@@ -205,7 +206,7 @@ class PipeTransport:
             # (interleaved languages) is appended to by SimpleIndexer instead
             if self._appender is None:
                 self._appender = BatchTransport(self.root, self.memory_mb, self.threads)
-            self._appender.open(shard, lang, append=True)
+            self._appender.open(shard, language, append=True)
             self._appended.add(shard)
             return
         self._started.add(shard)
@@ -213,7 +214,7 @@ class PipeTransport:
         path.parent.mkdir(parents=True, exist_ok=True)
         streams = 1 if shard.endswith(".quote") else self.threads  # quoted text is a small share
         try:
-            self._open[shard] = _PipeShard(path, self.pipes / shard, jvm_language(lang), self.memory_mb,
+            self._open[shard] = _PipeShard(path, self.pipes / shard, language, self.memory_mb,
                                            streams)
         except ToolkitError:
             raise
@@ -258,13 +259,6 @@ class PipeTransport:
             raise errors[0]
 
 
-def jvm_language(lang: str) -> str:
-    """Anserini's ``-language`` code (the analyzer) for a corpus language."""
-    from indexing.analysis import LUCENE_LANG
-
-    return LUCENE_LANG.get(lang, "en")
-
-
 # ----------------------------------------------------------------------------------- jnius batches
 
 class BatchTransport:
@@ -287,7 +281,7 @@ class BatchTransport:
         self._feeders: list[threading.Thread] = []
         self._closer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lucene-close")
 
-    def open(self, shard: str, lang: str, append: bool = False) -> None:
+    def open(self, shard: str, language: str, append: bool = False) -> None:
         from pyserini.index.lucene import LuceneIndexer
 
         path = self.root / shard
@@ -296,7 +290,7 @@ class BatchTransport:
         if previous is not None:
             previous.result()  # the shard's lock is released once its close is done
         try:
-            w = LuceneIndexer(str(path), args=_indexer_args(path, jvm_language(lang), self.memory_mb), threads=1,
+            w = LuceneIndexer(str(path), args=_indexer_args(path, language, self.memory_mb), threads=1,
                               append=append or previous is not None)
         except Exception as exc:
             raise RuntimeUnavailable(f"cannot create a Lucene index at {path}: {exc}",

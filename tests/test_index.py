@@ -464,7 +464,7 @@ def test_pipe_transport_reports_an_indexer_that_cannot_start(tmp_path):
     (root / "eng.post.own").write_text("a file where the index folder should be")
     transport = PipeTransport(root)
     with pytest.raises(ToolkitError, match="eng.post.own"):
-        transport.open("eng.post.own", "eng")
+        transport.open("eng.post.own", "en")
     transport.close()
 
 
@@ -477,7 +477,7 @@ def test_pipe_transport_streams_more_than_a_pipe_holds(tmp_path):
 
     root = tmp_path / "lucene"
     transport = PipeTransport(root)
-    transport.open("eng.passage.own", "eng")
+    transport.open("eng.passage.own", "en")
     n, sent = 0, 0
     while sent < 2 * PENDING_BYTES:
         docs = [json_document(n + i, f"document {n + i} about rivers and floods " + "word " * 40) for i in range(5000)]
@@ -500,7 +500,7 @@ def test_pipe_transport_keeps_a_shard_reopened_twice(tmp_path):
     root = tmp_path / "lucene"
     transport = PipeTransport(root)
     for uid, word in enumerate(["alpha", "bravo", "charlie"]):
-        transport.open("eng.post.own", "eng")
+        transport.open("eng.post.own", "en")
         transport.send("eng.post.own", [json_document(uid, f"the word {word} is here")])
         transport.finish("eng.post.own")
     transport.close()

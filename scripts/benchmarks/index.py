@@ -134,6 +134,7 @@ def _phase_bolt(paths, out, backend, queries, q):
 def _phase_jsoncollection(index_dir, json_root, threads, q):
     """Anserini's own indexer over the same units as JSON, one run per language (same analyzers)."""
     from indexing import jvm
+    from indexing.analysis import AnalysisConfig
 
     L = jvm.lucene()
     index_collection = L.autoclass("io.anserini.index.IndexCollection")
@@ -142,7 +143,7 @@ def _phase_jsoncollection(index_dir, json_root, threads, q):
         lang = d.name
         index_collection.main(["-collection", "JsonCollection", "-input", str(d), "-index",
                                str(Path(index_dir) / lang), "-generator", "DefaultLuceneDocumentGenerator",
-                               "-threads", str(threads), "-language", {"eng": "en", "arz": "ar", "cmn": "zh"}[lang],
+                               "-threads", str(threads), "-language", AnalysisConfig().lucene_language(lang),
                                "-memoryBuffer", "256", "-quiet"])
     q.put({"build_s": time.perf_counter() - t0, "cpu_s": _cpu_s() - c0, "load": [load0, _load()],
            "peak_mb": _peak_mb()})
