@@ -32,6 +32,11 @@ def _escape_non_bmp(m: re.Match) -> str:
     return "\\u%04x\\u%04x" % (0xD800 + (c >> 10), 0xDC00 + (c & 0x3FF))
 
 
+def _wide(text: str) -> bool:
+    """Whether ``text`` holds characters outside the BMP (emoji, rare Han)."""
+    return not text.isascii() and _NON_BMP.search(text) is not None
+
+
 def json_document(uid: int, text: str, wide: bool | None = None) -> str:
     """The JsonCollection document ``{"id": "<uid>", "contents": text}`` as one JSON string.
 
@@ -42,7 +47,7 @@ def json_document(uid: int, text: str, wide: bool | None = None) -> str:
     """
     body = encode_basestring(text)
     if wide is None:
-        wide = not body.isascii() and _NON_BMP.search(body) is not None
+        wide = _wide(body)
     if wide:
         body = _NON_BMP.sub(_escape_non_bmp, body)
     return f'{{"id":"{uid}","contents":{body}}}'
@@ -61,7 +66,7 @@ def lucene_version() -> str:
 def java_text(text: str):
     """``text`` as jnius should pass it to Java: a ``java.lang.String`` built from UTF-8 when it
     holds characters outside the BMP (jnius' own conversion mangles those), else ``text`` itself."""
-    if text.isascii() or not _NON_BMP.search(text):
+    if not _wide(text):
         return text
     return jvm.lucene().autoclass("java.lang.String")(text.encode("utf-8"), "UTF-8")
 
@@ -116,7 +121,7 @@ class LuceneWriter:
             if unit.unit == POST:
                 aligned = analysis.prepare_aligned(unit.text, lang)
                 text = aligned if aligned is not None else analysis.prepare(unit.text, lang)
-                wide = not text.isascii() and _NON_BMP.search(text) is not None
+                wide = _wide(text)
             elif aligned is not None:
                 text = aligned[unit.at:unit.at + len(unit.text)]
             else:
