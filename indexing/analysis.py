@@ -35,7 +35,8 @@ ARABIC_STOP = frozenset(
     "الذين كان كانت مع ثم قد كل بعد قبل حتي اذا لقد و ف ب ل ك".split())
 
 _TATWEEL = "\u0640"
-_ARABIC_DIACRITICS = re.compile("[\u064b-\u065f\u0670\u06d6-\u06ed]")
+_DIACRITIC_RANGES = "\u064b-\u065f\u0670\u06d6-\u06ed"
+_ARABIC_DIACRITICS = re.compile(f"[{_DIACRITIC_RANGES}]")
 _ARABIC_MAP = str.maketrans({
     "\u0622": "\u0627",  # آ alef madda -> ا
     "\u0623": "\u0627",  # أ alef hamza above -> ا
@@ -82,7 +83,7 @@ def normalize_arabic(text: str) -> str:
     return _ARABIC_LETTER_RUN.sub(r"\1", text)
 
 
-_ARABIC_DELETED = re.compile("[\u0640\u064b-\u065f\u0670\u06d6-\u06ed]")  # tatweel, diacritics
+_ARABIC_DELETED = re.compile(f"[{_TATWEEL}{_DIACRITIC_RANGES}]")  # what normalize_arabic deletes
 
 
 def normalize_arabic_aligned(text: str) -> str | None:
