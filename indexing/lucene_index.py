@@ -1,28 +1,34 @@
-"""The Lucene backend (pyserini/Anserini): one Lucene index per shard, each with its language's analyzer.
+"""The Lucene backend (pyserini/Anserini): one Lucene index per language, with its analyzer.
 
-One index per language (and per unit kind and quote status) rather than one index with
-per-language fields: Anserini's indexers and ``SimpleSearcher`` take one analyzer per
-index (``-language ar`` → ``ArabicAnalyzer``, ``zh`` → ``CJKAnalyzer``, ``en`` → Porter + stop
-words), BM25 statistics stay within one language, and a language can be searched alone at no
-cost. Lucene documents hold only the unit id and the analysed text; offsets and the original
-text live in ``units.sqlite`` (:class:`indexing.units.UnitTable`).
+One index per language rather than one index with per-language fields: Anserini's indexers and
+``SimpleSearcher`` take one analyzer per index (``-language ar`` → ``ArabicAnalyzer``, ``zh`` →
+``CJKAnalyzer``, ``en`` → Porter + stop words), BM25 statistics stay within one language, and a
+language can be searched alone at no cost. Every unit of a language (posts and passages, own and
+quoted text) is one document of that index, tagged in a ``kind`` field (:func:`indexing.units.kind_of`)
+that searches filter on. (Separate indexes per kind and quote status, the first design, cost
+Lucene about 30% more CPU for the same documents: every index builds and writes its own copy of the
+vocabulary; see docs/index.md.) Lucene documents hold only the unit id, the analysed text and the
+tag; offsets and the original text live in ``units.sqlite`` (:class:`indexing.units.UnitTable`).
 
 The JVM is started only through :mod:`indexing.jvm`, on first use, never at import.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from json.encoder import encode_basestring
 from pathlib import Path
+from types import SimpleNamespace
 
 from indexing import jvm
 from indexing.analysis import AnalysisConfig
 from indexing.errors import ToolkitError
-from indexing.units import POST, Unit, shard_of
+from indexing.units import POST, Unit, kind_of
 
 NAME = "lucene"
 BATCH = 5000  # documents per hand-over to Java: fewer crossings, bounded memory
+KIND = "kind"  # the document field holding the unit's kind tag
 TRANSPORT: str | None = None  # 'pipe' | 'batch' | None: named pipes where the platform has them
 _NON_BMP = re.compile("[\U00010000-\U0010ffff]")
 
@@ -37,8 +43,9 @@ def _wide(text: str) -> bool:
     return not text.isascii() and _NON_BMP.search(text) is not None
 
 
-def json_document(uid: int, text: str, wide: bool | None = None) -> str:
-    """The JsonCollection document ``{"id": "<uid>", "contents": text}`` as one JSON string.
+def json_document(uid: int, text: str, wide: bool | None = None, kind: str | None = None) -> str:
+    """The JsonCollection document ``{"id": "<uid>", "contents": text, "kind": kind}`` as one
+    JSON string (without ``kind`` when it is None; ``kind`` must need no escaping).
 
     Built by hand with the C string encoder (several times faster than ``json.dumps`` of a dict).
     Characters outside the BMP (emoji, rare Han) are written as surrogate escapes: jnius passes
@@ -50,7 +57,9 @@ def json_document(uid: int, text: str, wide: bool | None = None) -> str:
         wide = _wide(body)
     if wide:
         body = _NON_BMP.sub(_escape_non_bmp, body)
-    return f'{{"id":"{uid}","contents":{body}}}'
+    if kind is None:
+        return f'{{"id":"{uid}","contents":{body}}}'
+    return f'{{"id":"{uid}","contents":{body},"{KIND}":"{kind}"}}'
 
 
 def is_available() -> bool:
@@ -72,17 +81,17 @@ def java_text(text: str):
 
 
 class LuceneWriter:
-    """Adds units to per-shard Lucene indexes under ``<dir>/lucene/<shard>``, in batches.
+    """Adds units to the per-language Lucene indexes under ``<dir>/lucene/<lang>``, in batches.
 
     The documents go to Anserini through a transport (:mod:`indexing.lucene_transport`: named
     pipes read by ``IndexCollection``, or jnius batches for ``SimpleIndexer``); either way Java
     indexes on its own threads while Python reads XML, cuts units and writes sqlite.
 
-    Collections come a language at a time (LDC ships one folder per language), and committing a
-    shard (Lucene writes its in-memory segment to disk) is a large part of the Java work. So when
-    the units move on to another language, the previous language's shards are finished (committed
+    Collections come a language at a time (LDC ships one folder per language), and committing an
+    index (Lucene writes its in-memory segment to disk) is a large part of the Java work. So when
+    the units move on to another language, the previous language's index is finished (committed
     in the background) while Python reads the next one. Should a finished language come back
-    (interleaved inputs), its shards are reopened in append mode and early finishing stops.
+    (interleaved inputs), its index is reopened in append mode and early finishing stops.
     """
 
     def __init__(self, index_dir: str | os.PathLike, analysis: AnalysisConfig, threads: int = 2,
@@ -94,16 +103,16 @@ class LuceneWriter:
         self.analysis = analysis
         self.batch = batch
         transport = transport or TRANSPORT
+        fields = (KIND,)
         if transport is None:
-            self.transport = lt.default_transport(self.root, memory_mb, threads)
+            self.transport = lt.default_transport(self.root, memory_mb, threads, fields)
         elif transport in ("pipe", "batch"):
             self.transport = (lt.PipeTransport if transport == "pipe" else lt.BatchTransport)(
-                self.root, memory_mb, threads)
+                self.root, memory_mb, threads, fields)
         else:
             raise ValueError(f"unknown Lucene transport {transport!r}; choose 'pipe' or 'batch'")
-        self._batches: dict[str, list[str]] = {}
-        self._shard_lang: dict[str, str] = {}
-        self._finished_langs: set[str] = set()
+        self._batches: dict[str, list[str]] = {}  # lang -> documents not yet handed over
+        self._finished: set[str] = set()
         self._early_finish = True
         self._lang: str | None = None
 
@@ -111,13 +120,18 @@ class LuceneWriter:
         """Add one thread's units (as ``indexing.units.iter_units`` gives them: each post unit
         before its passages), which have ids ``first``, ``first + 1``, ..."""
         analysis = self.analysis
-        batches = self._batches
         aligned = None  # the prepared text of the last post unit, when passages can slice it
         wide = None  # whether that post unit holds characters outside the BMP (so may its passages)
+        batch = None
         for uid, unit in enumerate(units, first):
             lang = unit.lang
-            if lang != self._lang:
-                self._switch(lang)
+            if lang != self._lang or batch is None:
+                if lang != self._lang:
+                    self._switch(lang)
+                batch = self._batches.get(lang)
+                if batch is None:
+                    self.transport.open(lang, analysis.lucene_language(lang))
+                    batch = self._batches[lang] = []
             if unit.unit == POST:
                 aligned = analysis.prepare_aligned(unit.text, lang)
                 text = aligned if aligned is not None else analysis.prepare(unit.text, lang)
@@ -126,40 +140,34 @@ class LuceneWriter:
                 text = aligned[unit.at:unit.at + len(unit.text)]
             else:
                 text = analysis.prepare(unit.text, lang)
-            shard = shard_of(lang, unit.unit, unit.quoted)
-            batch = batches.get(shard)
-            if batch is None:
-                self.transport.open(shard, analysis.lucene_language(lang))
-                batch = batches[shard] = []
-                self._shard_lang[shard] = lang
-            batch.append(json_document(uid, text, wide))
+            batch.append(json_document(uid, text, wide, kind_of(unit.unit, unit.quoted)))
             if len(batch) >= self.batch:
-                self._flush(shard)
+                self._flush(lang)
+                batch = self._batches[lang]
 
     def _switch(self, lang: str) -> None:
-        """Units moved on to ``lang``: finish the previous language's shards in the background."""
-        if lang in self._finished_langs:
-            self._early_finish = False  # interleaved languages: keep every shard open from now on
+        """Units moved on to ``lang``: finish the previous language's index in the background."""
+        if lang in self._finished:
+            self._early_finish = False  # interleaved languages: keep every index open from now on
         previous, self._lang = self._lang, lang
-        if previous is None or not self._early_finish:
+        if previous is None or not self._early_finish or previous not in self._batches:
             return
-        for shard in [s for s in self._batches if self._shard_lang[s] == previous]:
-            self._flush(shard)
-            self.transport.finish(shard)
-            del self._batches[shard]
-        self._finished_langs.add(previous)
+        self._flush(previous)
+        self.transport.finish(previous)
+        del self._batches[previous]
+        self._finished.add(previous)
 
-    def _flush(self, shard: str) -> None:
-        batch = self._batches[shard]
+    def _flush(self, lang: str) -> None:
+        batch = self._batches[lang]
         if batch:
-            self.transport.send(shard, batch)
-            self._batches[shard] = []
+            self.transport.send(lang, batch)
+            self._batches[lang] = []
 
     def close(self) -> None:
-        """Index what is left, then commit and close every shard."""
+        """Index what is left, then commit and close every index."""
         try:
-            for shard in list(self._batches):
-                self._flush(shard)
+            for lang in list(self._batches):
+                self._flush(lang)
         finally:
             self._batches.clear()
             self.transport.close()
@@ -171,22 +179,29 @@ class LuceneWriter:
         self.close()
 
 
-class LuceneShards:
-    """Searches the per-shard Lucene indexes of an index folder: ``search(shard, lang, query, k)``."""
+@functools.lru_cache(maxsize=1)
+def _query_classes() -> SimpleNamespace:
+    """The Java classes a filtered search is built from (looked up once)."""
+    L = jvm.lucene()
+    return SimpleNamespace(words=L.autoclass("io.anserini.search.query.BagOfWordsQueryGenerator")(),
+                           Occur=L.autoclass("org.apache.lucene.search.BooleanClause$Occur"),
+                           Builder=L.autoclass("org.apache.lucene.search.BooleanQuery$Builder"))
+
+
+class LuceneIndexes:
+    """Searches the per-language Lucene indexes of an index folder: ``search(lang, kinds, query, k)``."""
 
     def __init__(self, index_dir: str | os.PathLike, analysis: AnalysisConfig) -> None:
         self.root = Path(index_dir) / "lucene"
         self.analysis = analysis
         self._searchers: dict[str, object] = {}
+        self._filters: dict[tuple[str, tuple[str, ...]], object] = {}
 
-    def shards(self) -> list[str]:
-        return sorted(p.name for p in self.root.iterdir() if p.is_dir()) if self.root.is_dir() else []
-
-    def _searcher(self, shard: str, lang: str):
-        s = self._searchers.get(shard)
+    def _searcher(self, lang: str):
+        s = self._searchers.get(lang)
         if s is None:
             L = jvm.lucene()
-            path = self.root / shard
+            path = self.root / lang
             try:
                 s = L.SimpleSearcher(str(path))
             except Exception as exc:
@@ -194,14 +209,30 @@ class LuceneShards:
                                    hint="rebuild it with 'bolt index PATH... --out DIR --force'") from exc
             s.set_language(self.analysis.lucene_language(lang))
             s.set_bm25(float(self.analysis.bm25_k1), float(self.analysis.bm25_b))
-            self._searchers[shard] = s
+            self._searchers[lang] = s
         return s
 
-    def search(self, shard: str, lang: str, query: str, k: int) -> list[tuple[int, float]]:
-        """``(unit id, BM25 score)`` pairs, best first."""
-        if not (self.root / shard).is_dir() or not query.strip():
+    def _filter(self, lang: str, kinds: tuple[str, ...]):
+        """A Lucene query matching documents tagged with any of ``kinds`` (the tags analysed as
+        the documents' were, so whatever the analyzer makes of them matches)."""
+        f = self._filters.get((lang, kinds))
+        if f is None:
+            f = _query_classes().words.buildQuery(KIND, self._searcher(lang).get_analyzer(), " ".join(kinds))
+            self._filters[(lang, kinds)] = f
+        return f
+
+    def search(self, lang: str, kinds: tuple[str, ...], query: str, k: int) -> list[tuple[int, float]]:
+        """``(unit id, BM25 score)`` pairs of units tagged with one of ``kinds``, best first."""
+        if not (self.root / lang).is_dir() or not query.strip():
             return []
-        hits = self._searcher(shard, lang).search(java_text(self.analysis.prepare(query, lang)), k)
+        J = _query_classes()
+        searcher = self._searcher(lang)
+        # what SimpleSearcher.search(text, k) runs (a bag of words on "contents"), filtered by tag
+        words = J.words.buildQuery("contents", searcher.get_analyzer(), java_text(self.analysis.prepare(query, lang)))
+        q = J.Builder()
+        q.add(words, J.Occur.MUST)
+        q.add(self._filter(lang, kinds), J.Occur.FILTER)
+        hits = searcher.search(q.build(), k)
         return [(int(h.docid), float(h.score)) for h in hits]
 
     def close(self) -> None:
@@ -211,3 +242,4 @@ class LuceneShards:
             except Exception:
                 pass
         self._searchers.clear()
+        self._filters.clear()

@@ -1,11 +1,12 @@
 """How JSON documents travel from Python to Anserini's indexers: named pipes, or jnius batches.
 
-Both transports index a shard as Anserini's ``IndexCollection`` does (JsonCollection documents,
-``DefaultLuceneDocumentGenerator``, the shard's ``-language`` analyzer), so Anserini's searcher
-reads the result like any Anserini index. Each has the same four calls: ``open(shard, language)``
-(start the shard's indexer with Anserini's analyzer for ``language``, e.g. ``"zh"``; after
-``finish``, reopen the shard to append to it), ``send(shard,
-docs)``, ``finish(shard)`` (no more documents: commit in the background) and ``close()`` (finish
+Both transports build an index (a *shard*: the toolkit builds one per language) as Anserini's
+``IndexCollection`` does (JsonCollection documents, ``DefaultLuceneDocumentGenerator``, the
+shard's ``-language`` analyzer, ``-fields`` for JSON fields to index besides ``contents``), so
+Anserini's searcher reads the result like any Anserini index. Each has the same four calls:
+``open(shard, language)`` (start the shard's indexer with Anserini's analyzer for ``language``,
+e.g. ``"zh"``; after ``finish``, reopen the shard to append to it), ``send(shard, docs)``,
+``finish(shard)`` (no more documents: commit in the background) and ``close()`` (finish
 everything, wait, raise the first error).
 
 - :class:`PipeTransport` (the default where ``os.mkfifo`` exists): every shard is indexed by
@@ -13,10 +14,11 @@ everything, wait, raise the first error).
   thread that Python writes into. No Python object crosses into Java, the GIL is free while Java
   works, and the Java side is exactly Anserini's own indexer. ``IndexCollection`` always creates
   its index afresh, so a shard reopened after ``finish`` is appended to through
-  :class:`BatchTransport`. Measured on the 0.1-scale generated collection: 14.2 s and 25.2 CPU s
-  against 15.1 s and 27.7 CPU s for :class:`BatchTransport`; full scale (488 MB): 112.6–114.3 s
-  and 178–193 CPU s against 120.1 s and 214 CPU s. (A writer thread per pipe, so that one busy
-  pipe never holds up the others, used more CPU for the same wall time: 112.1 s, 199 CPU s.)
+  :class:`BatchTransport`. Measured with the first design's 12 shards, on the 0.1-scale
+  generated collection: 14.2 s and 25.2 CPU s against 15.1 s and 27.7 CPU s for
+  :class:`BatchTransport`; full scale (488 MB): 112.6–114.3 s and 178–193 CPU s against 120.1 s
+  and 214 CPU s. (A writer thread per pipe, so that one busy pipe never holds up the others, used
+  more CPU for the same wall time: 112.1 s, 199 CPU s.)
 - :class:`BatchTransport`: batches of documents go through a bounded queue to feeder threads,
   each handing one batch at a time, as one ``String[]``, to ``SimpleIndexer.addRawDocuments`` on
   a single Java thread (jnius releases the GIL during the call). Used where named pipes do not
@@ -44,15 +46,18 @@ STALL_CHECK_S = 1.0  # how often a blocked write checks that its indexer is stil
 PENDING_BYTES = 8 << 20  # unwritten bytes a shard may hold before Python waits for its indexer
 
 
-def default_transport(root: Path, memory_mb: int, threads: int):
+def default_transport(root: Path, memory_mb: int, threads: int, fields: tuple[str, ...] = ()):
     """Named pipes where the platform has them, else jnius batches."""
     if hasattr(os, "mkfifo"):
-        return PipeTransport(root, memory_mb, threads)
-    return BatchTransport(root, memory_mb, threads)
+        return PipeTransport(root, memory_mb, threads, fields)
+    return BatchTransport(root, memory_mb, threads, fields)
 
 
-def _indexer_args(path: Path, language: str, memory_mb: int) -> list[str]:
-    return ["-index", str(path), "-language", language, "-memoryBuffer", str(memory_mb)]
+def _indexer_args(path: Path, language: str, memory_mb: int, fields: tuple[str, ...]) -> list[str]:
+    """Anserini's indexer options; ``fields``: JSON fields besides ``contents`` to index (analysed
+    like it: Anserini drops the others)."""
+    return ["-index", str(path), "-language", language, "-memoryBuffer", str(memory_mb),
+            *(["-fields", *fields] if fields else [])]
 
 
 def _failed(root: Path, exc: BaseException) -> ToolkitError:
@@ -71,7 +76,8 @@ def _first_line(exc: BaseException) -> str:
 class _PipeShard:
     """One shard: ``IndexCollection`` on ``streams`` threads, each reading one named pipe."""
 
-    def __init__(self, path: Path, pipes: Path, language: str, memory_mb: int, streams: int) -> None:
+    def __init__(self, path: Path, pipes: Path, language: str, memory_mb: int, streams: int,
+                 fields: tuple[str, ...]) -> None:
         self.path = path
         self.pipes = pipes
         shutil.rmtree(pipes, ignore_errors=True)
@@ -81,7 +87,7 @@ class _PipeShard:
             os.mkfifo(p)
         args = ["-collection", "JsonCollection", "-input", str(pipes), "-generator",
                 "DefaultLuceneDocumentGenerator", "-threads", str(streams), "-quiet",
-                *_indexer_args(path, language, memory_mb)]
+                *_indexer_args(path, language, memory_mb, fields)]
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, args=(args,), name=f"lucene-{path.name}", daemon=True)
         self.thread.start()
@@ -186,11 +192,12 @@ class _PipeShard:
 class PipeTransport:
     """Shards indexed by Anserini's ``IndexCollection`` reading JSON lines from named pipes."""
 
-    def __init__(self, root: Path, memory_mb: int = 256, threads: int = 2) -> None:
+    def __init__(self, root: Path, memory_mb: int = 256, threads: int = 2, fields: tuple[str, ...] = ()) -> None:
         self.root = root
         self.pipes = root.parent / ".pipes"
         self.memory_mb = memory_mb
         self.threads = max(1, threads)
+        self.fields = fields
         self._open: dict[str, _PipeShard] = {}
         self._finished: dict[str, _PipeShard] = {}
         self._appender: BatchTransport | None = None
@@ -205,17 +212,16 @@ class PipeTransport:
             # IndexCollection always creates its index afresh, so a shard that comes back
             # (interleaved languages) is appended to by SimpleIndexer instead
             if self._appender is None:
-                self._appender = BatchTransport(self.root, self.memory_mb, self.threads)
+                self._appender = BatchTransport(self.root, self.memory_mb, self.threads, self.fields)
             self._appender.open(shard, language, append=True)
             self._appended.add(shard)
             return
         self._started.add(shard)
         path = self.root / shard
         path.parent.mkdir(parents=True, exist_ok=True)
-        streams = 1 if shard.endswith(".quote") else self.threads  # quoted text is a small share
         try:
             self._open[shard] = _PipeShard(path, self.pipes / shard, language, self.memory_mb,
-                                           streams)
+                                           self.threads, self.fields)
         except ToolkitError:
             raise
         except Exception as exc:
@@ -269,10 +275,11 @@ class BatchTransport:
     documents: 19.6 against 22.1 CPU s).
     """
 
-    def __init__(self, root: Path, memory_mb: int = 256, threads: int = 2) -> None:
+    def __init__(self, root: Path, memory_mb: int = 256, threads: int = 2, fields: tuple[str, ...] = ()) -> None:
         self.root = root
         self.memory_mb = memory_mb
         self.threads = max(1, threads)
+        self.fields = fields
         self._writers: dict[str, object] = {}
         self._closing: dict[str, Future] = {}  # shard -> its background close
         self._in_flight: dict[str, list[Future]] = {}  # shard -> its batches handed to the feeders
@@ -290,7 +297,7 @@ class BatchTransport:
         if previous is not None:
             previous.result()  # the shard's lock is released once its close is done
         try:
-            w = LuceneIndexer(str(path), args=_indexer_args(path, language, self.memory_mb), threads=1,
+            w = LuceneIndexer(str(path), args=_indexer_args(path, language, self.memory_mb, self.fields), threads=1,
                               append=append or previous is not None)
         except Exception as exc:
             raise RuntimeUnavailable(f"cannot create a Lucene index at {path}: {exc}",

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from indexing.errors import ToolkitError
 
-FORMAT = "bolt-index/2"  # 2: a passage stores its place in its post unit, not its text
+FORMAT = "bolt-index/3"  # 2: a passage stores its place in its post unit; 3: one Lucene index per language
 MANIFEST = "manifest.json"
 
 

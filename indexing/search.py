@@ -5,7 +5,7 @@ An index folder holds::
     manifest.json     inputs (sizes, SHA-256), settings, versions, counts (indexing.manifest)
     threads.sqlite    the raw threads (indexing.thread_store), so nothing else is needed later
     units.sqlite      every retrieval unit with its raw offsets and text (indexing.units)
-    lucene/<shard>/   one Lucene index per <lang>.<unit>.<own|quote> (lucene backend only)
+    lucene/<lang>/    one Lucene index per language, every unit tagged with its kind (lucene backend only)
 
 Searching several languages at once: BM25 scores from different analysers are not comparable,
 so each language is searched on its own and the ranked lists are *interleaved by rank*: all
@@ -25,7 +25,7 @@ from indexing.analysis import AnalysisConfig
 from indexing.errors import RuntimeUnavailable, ToolkitError
 from indexing.manifest import (MANIFEST, describe_inputs, make_manifest, read_manifest,
                                write_json_atomic)
-from indexing.units import PASSAGE, POST, UNIT_KINDS, UnitConfig, UnitTable, iter_units, shard_of
+from indexing.units import PASSAGE, POST, UNIT_KINDS, UnitConfig, UnitTable, iter_units, kind_of
 
 BACKENDS = ("lucene", "bm25")
 THREADS_DB = "threads.sqlite"
@@ -188,18 +188,17 @@ class Searcher:
         self.analysis = _parse_config(self.manifest["settings"]["analysis"], AnalysisConfig)
         self.table = UnitTable(self.dir / UNITS_DB)
         if self.backend == "lucene":
-            from indexing.lucene_index import LuceneShards
+            from indexing.lucene_index import LuceneIndexes
 
-            self.shards = LuceneShards(self.dir, self.analysis)
+            self.indexes = LuceneIndexes(self.dir, self.analysis)
         elif self.backend == "bm25":
-            from indexing.bm25_index import Bm25Shards
+            from indexing.bm25_index import Bm25Languages
 
-            self.shards = Bm25Shards(self.table, self.analysis)
+            self.indexes = Bm25Languages(self.table, self.analysis)
         else:
             raise ToolkitError(f"unknown backend {self.backend!r} in the manifest", file=str(self.dir / MANIFEST),
                                hint="rebuild the index with 'bolt index ... --force'")
         self.langs: tuple[str, ...] = tuple(sorted(self.manifest["counts"]))
-        self._shard_names = set(self.table.shards())
         self._corpus = None
 
     @property
@@ -234,18 +233,15 @@ class Searcher:
         return merged[:k]
 
     def _search_lang(self, query: str, k: int, lang: str, units: str, include_quotes: bool) -> list[Hit]:
-        pairs: list[tuple[int, float]] = []
-        for quoted in ((False, True) if include_quotes else (False,)):
-            shard = shard_of(lang, units, quoted)
-            if shard in self._shard_names:
-                pairs.extend(self.shards.search(shard, lang, query, k))
+        kinds = (kind_of(units, False), kind_of(units, True)) if include_quotes else (kind_of(units, False),)
+        pairs = self.indexes.search(lang, kinds, query, k)
         found = self.table.get_many(uid for uid, _ in pairs)
         hits = [Hit(u.thread, u.post, u.lang, score, u.offset, u.end, u.text, u.unit, u.quoted)
                 for uid, score in pairs if (u := found.get(uid)) is not None]
         return sorted(hits, key=_order)[:k]
 
     def close(self) -> None:
-        self.shards.close()
+        self.indexes.close()
 
     def __enter__(self) -> "Searcher":
         return self

@@ -174,11 +174,11 @@ def same_text(a: str, b: str) -> bool:
 class UnitTable:
     """The units of an index folder (``units.sqlite``), shared by both backends.
 
-    A unit's row id is its document id in the backend; ``shard`` names the backend index that
-    holds it (``<lang>.<unit>.<own|quote>``).
+    A unit's row id is its document id in the backend, whose index for the unit's language holds
+    it with its kind tag (:func:`kind_of`).
     """
 
-    SCHEMA = ("CREATE TABLE IF NOT EXISTS units (id INTEGER PRIMARY KEY, shard TEXT NOT NULL, "
+    SCHEMA = ("CREATE TABLE IF NOT EXISTS units (id INTEGER PRIMARY KEY, "
               "thread TEXT NOT NULL, post TEXT NOT NULL, lang TEXT NOT NULL, unit TEXT NOT NULL, "
               "quoted INTEGER NOT NULL, offset INTEGER NOT NULL, end INTEGER NOT NULL, text TEXT, "
               "parent INTEGER, at INTEGER NOT NULL, length INTEGER NOT NULL)")
@@ -217,15 +217,15 @@ class UnitTable:
                 text, at_parent = None, parent
             else:
                 text, at_parent = u.text, None
-            rows.append((uid, shard_of(u.lang, u.unit, u.quoted), u.thread, u.post, u.lang, u.unit,
-                         int(u.quoted), u.offset, u.end, text, at_parent, u.at, len(u.text)))
+            rows.append((uid, u.thread, u.post, u.lang, u.unit, int(u.quoted), u.offset, u.end, text,
+                         at_parent, u.at, len(u.text)))
         if len(rows) >= 5000:
             self.flush()
         return first
 
     def flush(self) -> None:
         if self._pending:
-            self.db.executemany("INSERT INTO units VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", self._pending)
+            self.db.executemany("INSERT INTO units VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", self._pending)
             self._pending.clear()
 
     def get_many(self, ids) -> dict[int, Unit]:
@@ -240,17 +240,19 @@ class UnitTable:
                 out[row[0]] = Unit(row[1], row[2], row[3], row[4], bool(row[5]), row[6], row[7], row[8], row[9])
         return out
 
-    def iter_shard(self, shard: str) -> Iterator[tuple[int, str]]:
-        """``(id, text)`` of every unit in a shard, in id order."""
-        yield from self.db.execute(f"SELECT u.id, {self._TEXT} {self._FROM} WHERE u.shard = ? ORDER BY u.id",
-                                   (shard,))
+    def iter_lang(self, lang: str) -> Iterator[tuple[int, str, str]]:
+        """``(id, kind tag, text)`` of every unit of a language, in id order."""
+        for uid, unit, quoted, text in self.db.execute(
+                f"SELECT u.id, u.unit, u.quoted, {self._TEXT} {self._FROM} WHERE u.lang = ? ORDER BY u.id", (lang,)):
+            yield uid, kind_of(unit, bool(quoted)), text
 
     def texts(self) -> Iterator[tuple[int, str, str]]:
         """``(id, lang, text)`` of every unit, in id order."""
         yield from self.db.execute(f"SELECT u.id, u.lang, {self._TEXT} {self._FROM} ORDER BY u.id")
 
-    def shards(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT DISTINCT shard FROM units ORDER BY shard")]
+    def langs(self) -> list[str]:
+        """The languages that have units."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT lang FROM units ORDER BY lang")]
 
     def close(self) -> None:
         self.flush()
@@ -265,6 +267,7 @@ class UnitTable:
 
 
 @functools.lru_cache(maxsize=None)
-def shard_of(lang: str, unit: str, quoted: bool) -> str:
-    """The backend index that holds units of this language, kind and quote status."""
-    return f"{lang}.{unit}.{'quote' if quoted else 'own'}"
+def kind_of(unit: str, quoted: bool) -> str:
+    """The tag a backend files a unit under, within its language's index: ``post``, ``passage``,
+    ``quotedpost`` or ``quotedpassage`` (one word, which every analyzer keeps one token)."""
+    return f"quoted{unit}" if quoted else unit

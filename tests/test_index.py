@@ -16,7 +16,7 @@ from indexing.manifest import check_manifest, read_manifest
 from indexing.reader import iter_threads, parse_thread_text
 from indexing.search import Hit, build_from_threads, build_index, open_index, smoke_test
 from indexing.records import SpanMap, build_text_map
-from indexing.units import (PASSAGE, POST, UnitConfig, UnitTable, fast_sentences, iter_units,
+from indexing.units import (PASSAGE, POST, UnitConfig, UnitTable, fast_sentences, iter_units, kind_of,
                             raw_to_text, same_text, segments, windows)
 
 ENG = """<doc id="bolt-eng-DF-1-100-1">
@@ -242,8 +242,9 @@ def test_unit_table_stores_passages_as_places_in_their_post(tmp_path, real_sampl
     table = UnitTable(tmp_path / "u.sqlite")
     stored = table.get_many(range(1, len(units) + 1))
     assert [stored[i + 1] for i in range(len(units))] == units
-    texts = {uid: text for shard in table.shards() for uid, text in table.iter_shard(shard)}
-    assert [texts[i + 1] for i in range(len(units))] == [u.text for u in units]
+    texts = {uid: (kind, text) for lang in table.langs() for uid, kind, text in table.iter_lang(lang)}
+    assert [texts[i + 1] for i in range(len(units))] == [(kind_of(u.unit, u.quoted), u.text) for u in units]
+    assert table.langs() == ["eng"]
     assert [t for _, _, t in table.texts()] == [u.text for u in units]
     n_text = table.db.execute("SELECT COUNT(*) FROM units WHERE text IS NOT NULL").fetchone()[0]
     assert n_text == len(units) - len(passages)  # every passage follows its post unit
@@ -309,6 +310,22 @@ def test_post_units_hold_the_whole_own_text(lucene):
     assert hits[0].unit == POST
     assert hits[0].text.startswith("I heard the mayor resigned") and hits[0].text.endswith("for more.")
     assert_offsets(lucene, hits)
+
+
+@pytest.mark.parametrize("backend", ["lucene", "bm25"])
+def test_a_search_returns_only_the_unit_kinds_it_asks_for(backend, lucene, bm25, lucene_dir):
+    """One index per language holds every unit; searches filter on the unit's kind tag."""
+    assert sorted(p.name for p in (lucene_dir / "lucene").iterdir()) == ["arz", "cmn", "eng"]
+    s = lucene if backend == "lucene" else bm25
+    query = "flood mayor zeppelins town roof"
+    for units in (POST, PASSAGE):
+        own = s.search(query, k=20, lang="eng", units=units)
+        both = s.search(query, k=20, lang="eng", units=units, include_quotes=True)
+        assert own and all(h.unit == units and not h.quoted for h in own)
+        assert all(h.unit == units for h in both)
+        assert {h.quoted for h in both} == {False, True}  # one ranking of own and quoted units
+        assert [h for h in both if not h.quoted] == own
+        assert [h.score for h in both] == sorted((h.score for h in both), reverse=True)
 
 
 def test_bm25_backend_gives_the_same_shape_and_top_hits(lucene, bm25):
@@ -417,6 +434,8 @@ def test_json_documents_and_java_strings_keep_characters_outside_the_bmp():
 
     for text in ('say "hi"\\\n\tnow', "المستشفى", "他说𠀀𠀁好😀", "\x01"):
         assert json.loads(json_document(7, text)) == {"id": "7", "contents": text}
+        assert json.loads(json_document(7, text, kind="quotedpost")) == {"id": "7", "contents": text,
+                                                                          "kind": "quotedpost"}
     assert "\\ud840\\udc00" in json_document(1, "𠀀")  # escaped: jnius would mangle the raw character
     mapper = jvm.lucene().autoclass("com.fasterxml.jackson.databind.ObjectMapper")()
     node = mapper.readTree(java_text(json_document(3, "a😀中")))
@@ -461,10 +480,10 @@ def test_pipe_transport_reports_an_indexer_that_cannot_start(tmp_path):
 
     root = tmp_path / "lucene"
     root.mkdir()
-    (root / "eng.post.own").write_text("a file where the index folder should be")
+    (root / "eng").write_text("a file where the index folder should be")
     transport = PipeTransport(root)
-    with pytest.raises(ToolkitError, match="eng.post.own"):
-        transport.open("eng.post.own", "en")
+    with pytest.raises(ToolkitError, match="eng"):
+        transport.open("eng", "en")
     transport.close()
 
 
@@ -477,15 +496,15 @@ def test_pipe_transport_streams_more_than_a_pipe_holds(tmp_path):
 
     root = tmp_path / "lucene"
     transport = PipeTransport(root)
-    transport.open("eng.passage.own", "en")
+    transport.open("eng", "en")
     n, sent = 0, 0
     while sent < 2 * PENDING_BYTES:
         docs = [json_document(n + i, f"document {n + i} about rivers and floods " + "word " * 40) for i in range(5000)]
-        transport.send("eng.passage.own", docs)
+        transport.send("eng", docs)
         n += len(docs)
         sent += sum(len(d) + 1 for d in docs)
     transport.close()
-    searcher = jvm.lucene().SimpleSearcher(str(root / "eng.passage.own"))
+    searcher = jvm.lucene().SimpleSearcher(str(root / "eng"))
     assert searcher.get_total_num_docs() == n
     assert [h.docid for h in searcher.search("12345", 1)] == ["12345"]
     searcher.close()
@@ -500,11 +519,11 @@ def test_pipe_transport_keeps_a_shard_reopened_twice(tmp_path):
     root = tmp_path / "lucene"
     transport = PipeTransport(root)
     for uid, word in enumerate(["alpha", "bravo", "charlie"]):
-        transport.open("eng.post.own", "en")
-        transport.send("eng.post.own", [json_document(uid, f"the word {word} is here")])
-        transport.finish("eng.post.own")
+        transport.open("eng", "en")
+        transport.send("eng", [json_document(uid, f"the word {word} is here")])
+        transport.finish("eng")
     transport.close()
-    searcher = jvm.lucene().SimpleSearcher(str(root / "eng.post.own"))
+    searcher = jvm.lucene().SimpleSearcher(str(root / "eng"))
     assert searcher.get_total_num_docs() == 3
     assert [searcher.search(w, 1)[0].docid for w in ("alpha", "bravo", "charlie")] == ["0", "1", "2"]
     searcher.close()
