@@ -445,7 +445,7 @@ def test_json_documents_and_java_strings_keep_characters_outside_the_bmp():
 
 
 def test_lucene_languages_coming_back_are_appended(tmp_path):
-    """eng, arz, eng again: eng's shards are closed early, then reopened in append mode."""
+    """eng, arz, eng again: eng's index is closed early, then reopened in append mode."""
     eng1, eng2 = (d + "</doc>\n" for d in ENG.split("</doc>\n")[:2])
     threads = [parse_thread_text(eng1, path="e1.xml"), parse_thread_text(ARZ.split("</doc>")[0] + "</doc>\n", path="a.xml"),
                parse_thread_text(eng2, path="e2.xml")]
@@ -460,7 +460,7 @@ def test_lucene_languages_coming_back_are_appended(tmp_path):
 
 
 def test_both_lucene_transports_build_the_same_index(tmp_path, collection, monkeypatch):
-    """Named pipes to IndexCollection and jnius batches to SimpleIndexer give identical shards."""
+    """Named pipes to IndexCollection and jnius batches to SimpleIndexer give identical indexes."""
     import indexing.lucene_index as li
 
     queries = [("flooded bridge", "eng"), ("concert tickets", "eng"), ("مستشفي", "arz"), ("北京大雪", "cmn")]
