@@ -124,6 +124,19 @@ class _Lucene:
     def SimpleSearcher(self):  # noqa: N802 - Anserini's class name
         return self.autoclass("io.anserini.search.SimpleSearcher")
 
+    @functools.cached_property
+    def bag_of_words(self):
+        """Anserini's ``BagOfWordsQueryGenerator`` (stateless), which ``SimpleSearcher.search`` uses."""
+        return self.autoclass("io.anserini.search.query.BagOfWordsQueryGenerator")()
+
+    @functools.cached_property
+    def BooleanQueryBuilder(self):  # noqa: N802 - Lucene's class name
+        return self.autoclass("org.apache.lucene.search.BooleanQuery$Builder")
+
+    @functools.cached_property
+    def Occur(self):  # noqa: N802 - Lucene's class name
+        return self.autoclass("org.apache.lucene.search.BooleanClause$Occur")
+
 
 @functools.lru_cache(maxsize=1)
 def _lucene() -> _Lucene:
@@ -131,7 +144,8 @@ def _lucene() -> _Lucene:
 
 
 def lucene() -> _Lucene:
-    """Anserini's classes, after starting the JVM: ``SimpleSearcher``, ``autoclass``, ``cast``."""
+    """Anserini's and Lucene's classes, after starting the JVM: ``SimpleSearcher``, ``bag_of_words``,
+    ``BooleanQueryBuilder``, ``Occur``, ``autoclass``, ``cast``."""
     start()
     return _lucene()
 

@@ -6,20 +6,18 @@ One index per language rather than one index with per-language fields: Anserini'
 language can be searched alone at no cost. Every unit of a language (posts and passages, own and
 quoted text) is one document of that index, tagged in a ``kind`` field (:func:`indexing.units.kind_of`)
 that searches filter on. (Separate indexes per kind and quote status, the first design, cost
-Lucene about 30% more CPU for the same documents: every index builds and writes its own copy of the
-vocabulary; see docs/index.md.) Lucene documents hold only the unit id, the analysed text and the
+Lucene 16–30% more CPU for the same documents, and whole builds about 20% more time: every index
+builds and writes its own copy of the vocabulary; see docs/index.md.) Lucene documents hold only the unit id, the analysed text and the
 tag; offsets and the original text live in ``units.sqlite`` (:class:`indexing.units.UnitTable`).
 
 The JVM is started only through :mod:`indexing.jvm`, on first use, never at import.
 """
 from __future__ import annotations
 
-import functools
 import os
 import re
 from json.encoder import encode_basestring
 from pathlib import Path
-from types import SimpleNamespace
 
 from indexing import jvm
 from indexing.analysis import AnalysisConfig
@@ -117,21 +115,23 @@ class LuceneWriter:
         self._lang: str | None = None
 
     def add_many(self, first: int, units: list[Unit]) -> None:
-        """Add one thread's units (as ``indexing.units.iter_units`` gives them: each post unit
-        before its passages), which have ids ``first``, ``first + 1``, ..."""
+        """Add one thread's units (as ``indexing.units.iter_units`` gives them: all of the thread's
+        language, each post unit before its passages), which have ids ``first``, ``first + 1``, ..."""
+        if not units:
+            return
         analysis = self.analysis
+        lang = units[0].lang
+        if lang != self._lang:
+            self._switch(lang)
+        batch = self._batches.get(lang)
+        if batch is None:
+            self.transport.open(lang, analysis.lucene_language(lang))
+            batch = self._batches[lang] = []
         aligned = None  # the prepared text of the last post unit, when passages can slice it
         wide = None  # whether that post unit holds characters outside the BMP (so may its passages)
-        batch = None
         for uid, unit in enumerate(units, first):
-            lang = unit.lang
-            if lang != self._lang or batch is None:
-                if lang != self._lang:
-                    self._switch(lang)
-                batch = self._batches.get(lang)
-                if batch is None:
-                    self.transport.open(lang, analysis.lucene_language(lang))
-                    batch = self._batches[lang] = []
+            if unit.lang != lang:
+                raise ValueError(f"add_many takes one thread's units, all of one language: {unit.lang} after {lang}")
             if unit.unit == POST:
                 aligned = analysis.prepare_aligned(unit.text, lang)
                 text = aligned if aligned is not None else analysis.prepare(unit.text, lang)
@@ -151,7 +151,7 @@ class LuceneWriter:
             self._early_finish = False  # interleaved languages: keep every index open from now on
         previous, self._lang = self._lang, lang
         if previous is None or not self._early_finish or previous not in self._batches:
-            return
+            return  # (not in _batches: its index never opened, e.g. the open failed)
         self._flush(previous)
         self.transport.finish(previous)
         del self._batches[previous]
@@ -177,15 +177,6 @@ class LuceneWriter:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-@functools.lru_cache(maxsize=1)
-def _query_classes() -> SimpleNamespace:
-    """The Java classes a filtered search is built from (looked up once)."""
-    L = jvm.lucene()
-    return SimpleNamespace(words=L.autoclass("io.anserini.search.query.BagOfWordsQueryGenerator")(),
-                           Occur=L.autoclass("org.apache.lucene.search.BooleanClause$Occur"),
-                           Builder=L.autoclass("org.apache.lucene.search.BooleanQuery$Builder"))
 
 
 class LuceneIndexes:
@@ -217,7 +208,7 @@ class LuceneIndexes:
         the documents' were, so whatever the analyzer makes of them matches)."""
         f = self._filters.get((lang, kinds))
         if f is None:
-            f = _query_classes().words.buildQuery(KIND, self._searcher(lang).get_analyzer(), " ".join(kinds))
+            f = jvm.lucene().bag_of_words.buildQuery(KIND, self._searcher(lang).get_analyzer(), " ".join(kinds))
             self._filters[(lang, kinds)] = f
         return f
 
@@ -225,13 +216,14 @@ class LuceneIndexes:
         """``(unit id, BM25 score)`` pairs of units tagged with one of ``kinds``, best first."""
         if not (self.root / lang).is_dir() or not query.strip():
             return []
-        J = _query_classes()
+        L = jvm.lucene()
         searcher = self._searcher(lang)
         # what SimpleSearcher.search(text, k) runs (a bag of words on "contents"), filtered by tag
-        words = J.words.buildQuery("contents", searcher.get_analyzer(), java_text(self.analysis.prepare(query, lang)))
-        q = J.Builder()
-        q.add(words, J.Occur.MUST)
-        q.add(self._filter(lang, kinds), J.Occur.FILTER)
+        words = L.bag_of_words.buildQuery("contents", searcher.get_analyzer(),
+                                          java_text(self.analysis.prepare(query, lang)))
+        q = L.BooleanQueryBuilder()
+        q.add(words, L.Occur.MUST)
+        q.add(self._filter(lang, kinds), L.Occur.FILTER)
         hits = searcher.search(q.build(), k)
         return [(int(h.docid), float(h.score)) for h in hits]
 

@@ -459,6 +459,17 @@ def test_lucene_languages_coming_back_are_appended(tmp_path):
             ("bolt-eng-DF-1-100-2", "p1"), ("bolt-eng-DF-1-100-2", "p2")]
 
 
+def test_lucene_writer_takes_one_language_per_call(tmp_path):
+    from indexing.lucene_index import LuceneWriter
+
+    eng = list(iter_units(parse_thread_text(ENG.split("</doc>")[0] + "</doc>\n", path="e.xml")))
+    arz = list(iter_units(parse_thread_text(ARZ.split("</doc>")[0] + "</doc>\n", path="a.xml")))
+    writer = LuceneWriter(tmp_path, AnalysisConfig())
+    with pytest.raises(ValueError, match="one language"):
+        writer.add_many(1, eng + arz)
+    writer.close()
+
+
 def test_both_lucene_transports_build_the_same_index(tmp_path, collection, monkeypatch):
     """Named pipes to IndexCollection and jnius batches to SimpleIndexer give identical indexes."""
     import indexing.lucene_index as li

@@ -40,19 +40,15 @@ def add_arguments(p) -> None:
     p.add_argument("--repeat", type=int, default=1, help="runs per layout, alternated")
 
 
-def _kind(unit: str, quoted: int) -> str:
-    from indexing.units import kind_of
-
-    return kind_of(unit, bool(quoted))
-
-
 def _prepare(work: Path, layouts) -> dict[str, list[tuple[str, str, list[str]]]]:
     """Write each layout's JSON files under ``work/layouts/<layout>/<index>/``; return, per layout,
     its build groups: lists of ``(index name, language, extra IndexCollection args)`` built at once."""
     import sqlite3
 
+    from indexing.units import kind_of
+
     db = sqlite3.connect(work / "idx-lucene" / "units.sqlite")
-    kinds = {uid: _kind(unit, quoted) for uid, unit, quoted in db.execute("SELECT id, unit, quoted FROM units")}
+    units = {uid: (unit, bool(quoted)) for uid, unit, quoted in db.execute("SELECT id, unit, quoted FROM units")}
     db.close()
     root = work / "layouts"
     shutil.rmtree(root, ignore_errors=True)
@@ -75,8 +71,8 @@ def _prepare(work: Path, layouts) -> dict[str, list[tuple[str, str, list[str]]]]
         for f in sorted((work / "json" / lang).iterdir()):
             for line in open(f, encoding="utf-8"):
                 doc = json.loads(line)
-                kind = kinds[int(doc["id"])]
-                unit = kind.replace("quoted", "")
+                unit, quoted = units[int(doc["id"])]
+                kind = kind_of(unit, quoted)
                 tagged = json.dumps({**doc, "kind": kind}, ensure_ascii=False) + "\n"
                 for layout in layouts:
                     if layout == "language":
