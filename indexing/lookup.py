@@ -31,7 +31,7 @@ def words(text: str) -> list[str]:
 
 def count_words(text: str) -> int:
     """Words in decoded text (each CJK character counts as one word)."""
-    return len(_WORDS.findall(text))
+    return len(words(text))
 
 
 def word_distance(thread: Thread, offset: int, span_start: int) -> int:

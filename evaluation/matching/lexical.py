@@ -11,11 +11,11 @@ enough for the rare same-language comparisons the assessor makes outside English
 """
 from __future__ import annotations
 
-from bolt.lexicon import stem  # the toolkit's one English stemmer (Snowball)
-
 import functools
 import re
 from typing import NamedTuple
+
+from bolt.lexicon import stem  # the toolkit's one English stemmer (Snowball)
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
