@@ -1,0 +1,98 @@
+"""``bolt convert``: read other evaluations' files into ours (import) and write ours back (export).
+
+Formats: see ``bolt convert formats`` and docs/formats.md. An import checks the whole input first and
+reports every problem (file, line, what to fix) as ``bolt validate`` does; nothing is written unless
+the input is clean. After an import the command prints the ``bolt score`` / ``bolt compare`` commands
+that score the converted files.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bolt.exit_codes import INVALID, SUCCESS, USAGE
+
+EPILOG = """examples:
+  bolt convert import aquaint-pilot PILOT_DIR --out conv/
+  bolt convert export aquaint-pilot --out back/ --runs conv/runs/*.xml --topics author=conv/topics.author.xml \\
+      --judgments author=conv/judgments.author.jsonl --holistic conv/holistic.tsv
+  bolt convert formats
+See docs/formats.md for every format and which metrics apply."""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from evaluation.convert import FORMATS
+
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    sub = p.add_subparsers(dest="action", metavar="<action>")
+    imp = sub.add_parser("import", help="read another evaluation's files; write topics, runs, judgments",
+                         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    imp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.importer],
+                     help="the input's format (bolt convert formats)")
+    imp.add_argument("inputs", nargs="+", metavar="INPUT", help="the input folder or files (see docs/formats.md)")
+    imp.add_argument("--out", required=True, metavar="DIR", help="folder for the converted files")
+    exp = sub.add_parser("export", help="write our topics, runs and judgments in another evaluation's format",
+                         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    exp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.exporter])
+    exp.add_argument("--out", required=True, metavar="DIR", help="folder for the written files")
+    exp.add_argument("--runs", nargs="+", default=[], metavar="RUN.xml", help="submission files")
+    exp.add_argument("--topics", nargs="+", default=[], metavar="[ASSESSOR=]FILE",
+                     help="topic files (one per assessor where the format keeps assessors apart)")
+    exp.add_argument("--judgments", nargs="*", default=[], metavar="[ASSESSOR=]FILE", help="judgments JSONL files")
+    exp.add_argument("--holistic", metavar="FILE", help="holistic judgments TSV (aquaint-pilot)")
+    exp.add_argument("--votes", metavar="FILE", help="votes TSV (trec-qa pyramid votes)")
+    sub.add_parser("formats", help="list the formats read and written")
+
+
+def _pairs(values: list[str], what: str) -> dict[str, str]:
+    from indexing.errors import ToolkitError
+
+    out: dict[str, str] = {}
+    for v in values:
+        name, sep, path = v.partition("=")
+        if not sep:
+            name, path = "default", v
+        if name in out:
+            raise ToolkitError(f"--{what} names assessor {name} twice", hint=f"give one {what} file per assessor")
+        out[name] = path
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from bolt.problems import ProblemsError
+    from evaluation.convert import FORMATS
+
+    if args.action is None:
+        print("error: give an action: import, export or formats; see 'bolt convert --help'", file=sys.stderr)
+        return USAGE
+    if args.action == "formats":
+        for name, spec in FORMATS.items():
+            ways = "+".join(w for w, ok in (("import", spec.importer), ("export", spec.exporter)) if ok)
+            print(f"{name:16} {ways:14} {spec.summary}")
+        return SUCCESS
+    spec = FORMATS[args.format]
+    try:
+        if args.action == "import":
+            result = spec.importer(args.inputs, args.out)
+        else:
+            written = spec.exporter(args.out, runs=args.runs, topics=_pairs(args.topics, "topics"),
+                                    judgments=_pairs(args.judgments, "judgments"), holistic=args.holistic,
+                                    votes=args.votes)
+    except ProblemsError as exc:
+        for p in exc.problems:
+            print(p.format(), file=sys.stderr)
+        n = sum(1 for p in exc.problems if p.severity == "error")
+        print(f"{n} error(s); nothing was written", file=sys.stderr)
+        return INVALID
+    if args.action == "export":
+        print(f"wrote {len(written)} file(s) to {args.out}", file=sys.stderr)
+        return SUCCESS
+    for p in result.warnings:
+        print(p.format(), file=sys.stderr)
+    counts = ", ".join(f"{v} {k}" for k, v in result.counts.items())
+    print(f"converted {args.format}: {counts} -> {result.out}", file=sys.stderr)
+    print("score and compare with:", file=sys.stderr)
+    for line in result.commands():
+        print(f"  {line}", file=sys.stderr)
+    return SUCCESS

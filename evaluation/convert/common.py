@@ -1,0 +1,138 @@
+"""What every importer and exporter shares: line streaming, problem collection, our records.
+
+Importers read other evaluations' files line by line (generators, never a whole file in memory),
+collect every bad line as a :class:`bolt.problems.Problem` (file, line, what to fix) and fail once
+with :class:`bolt.problems.ProblemsError`, as ``bolt validate`` does. They write our own formats only
+through the project's writers (``write_topics``, ``write_run``, ``write_judgments``), so a converted
+file is exactly what ``bolt score`` reads.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from bolt.problems import ERROR, WARNING, Problem, ProblemsError
+from bolt.submission import Bullet, Result, Source, clean_text
+from evaluation.judgments import JudgedSource, Judgment
+from indexing.atomic import atomic_open
+from indexing.errors import ToolkitError
+from indexing.lookup import count_words
+
+MAX_PROBLEMS = 50  # as the judgments reader: one pass shows the pattern
+ASTERISKS = re.compile(r"^\s*\*{3,}\s*$")  # the run separator of the pilot and TREC QA files
+NO_DOCUMENT = "NO-DOCUMENT"  # the source we give an answer that cites nothing (our format needs one)
+
+
+class Problems:
+    """Collects the problems of one conversion; :meth:`check` raises them all at once."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+
+    def error(self, file: str | os.PathLike, line: int | None, rule: str, message: str,
+              topic: str | None = None, bullet: int | None = None) -> None:
+        if self.errors < MAX_PROBLEMS:
+            self.items.append(Problem(ERROR, str(file), line, rule, message, topic, bullet))
+
+    def warning(self, file: str | os.PathLike, line: int | None, rule: str, message: str,
+                topic: str | None = None) -> None:
+        self.items.append(Problem(WARNING, str(file), line, rule, message, topic))
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for p in self.items if p.severity == ERROR)
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == WARNING]
+
+    def check(self) -> None:
+        """Raise :class:`ProblemsError` with every problem when any of them is an error."""
+        if self.errors:
+            raise ProblemsError(self.items)
+
+
+def iter_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
+    """``(line number, text without the line break)`` of a UTF-8 file, streamed."""
+    path = Path(path)
+    lineno = 0
+    try:
+        with open(path, "r", encoding="utf-8", newline="") as fh:
+            for lineno, text in enumerate(fh, start=1):
+                yield lineno, text.rstrip("\r\n")
+    except FileNotFoundError:
+        raise ToolkitError("file not found", file=str(path), hint="check the path") from None
+    except IsADirectoryError:
+        raise ToolkitError("is a folder, not a file", file=str(path), hint="give the file inside it") from None
+    except UnicodeDecodeError as exc:
+        raise ToolkitError(f"not UTF-8 ({exc.reason}) after line {lineno}", file=str(path), line=lineno + 1,
+                           hint="save the file as UTF-8 (ASCII files are UTF-8)") from None
+
+
+def iter_json_lines(path: str | os.PathLike, problems: Problems) -> Iterator[tuple[int, Any]]:
+    """``(line number, decoded object)`` of a JSONL file; bad JSON lines become problems."""
+    for lineno, text in iter_lines(path):
+        if not text.strip():
+            continue
+        try:
+            yield lineno, json.loads(text)
+        except json.JSONDecodeError as exc:
+            problems.error(path, lineno, "json", f"not valid JSON ({exc.msg} at column {exc.colno}); "
+                           "each line must hold one complete JSON object")
+
+
+def write_jsonl(records: Iterable[dict], path: str | os.PathLike) -> None:
+    """One JSON object per line, written atomically."""
+    with atomic_open(path) as fh:
+        for r in records:
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def bullet(position: int, text: str, docids: Iterable[str]) -> Bullet:
+    """A bullet citing whole documents: offset 0 of each (other tracks cite documents, not offsets)."""
+    srcs = tuple(dict.fromkeys(d for d in docids if d)) or (NO_DOCUMENT,)
+    return Bullet(position, clean_text(text), tuple(Source(d, 0) for d in srcs))
+
+
+def judgment(topic: str, run: str, position: int, assessor: str, text: str, facets: Iterable[str],
+             docids: Iterable[str], extra: dict | None = None) -> Judgment:
+    """A judgment of a converted bullet: every word responsive, each cited document supports it iff it
+    matched a facet (other tracks judge answers, not citations; docs/formats.md says what follows)."""
+    facets = tuple(dict.fromkeys(facets))
+    words = count_words(text)
+    srcs = tuple(dict.fromkeys(d for d in docids if d)) or (NO_DOCUMENT,)
+    return Judgment(topic, run, position, assessor, facets, words, words,
+                    tuple(JudgedSource(d, 0, None, bool(facets)) for d in srcs), dict(extra or {}))
+
+
+def check_duplicate_texts(file: str | os.PathLike, lines: dict[int, int], texts: list[str], topic: str, run: str,
+                          problems: Problems) -> None:
+    """Our submission format refuses a repeated bullet text within a response: say where and what to do."""
+    seen: dict[str, int] = {}
+    for i, t in enumerate(texts, start=1):
+        key = clean_text(t)
+        if not key:
+            problems.error(file, lines.get(i), "empty-answer", f"run {run}: item {i} has no text; "
+                           "delete the line or give the answer text", topic)
+        elif key in seen:
+            problems.error(file, lines.get(i), "duplicate-answer",
+                           f"run {run}: item {i} repeats the text of item {seen[key]}; a response may hold a text "
+                           "once (bolt's submission rule duplicate-bullet): delete the repeat", topic)
+        else:
+            seen[key] = i
+
+
+def results_of(items: dict[str, dict[str, list[Bullet]]]) -> dict[str, list[Result]]:
+    """``{run: {topic: bullets}}`` -> ``{run: [Result, ...]}`` in first-seen topic order."""
+    return {run: [Result(topic, tuple(bs)) for topic, bs in by_topic.items()] for run, by_topic in items.items()}
