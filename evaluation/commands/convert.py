@@ -28,13 +28,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", metavar="<action>")
     imp = sub.add_parser("import", help="read another evaluation's files; write topics, runs, judgments",
                          formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    imp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.importer],
+    imp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.import_name],
                      help="the input's format (bolt convert formats)")
     imp.add_argument("inputs", nargs="+", metavar="INPUT", help="the input folder or files (see docs/formats.md)")
     imp.add_argument("--out", required=True, metavar="DIR", help="folder for the converted files")
     exp = sub.add_parser("export", help="write our topics, runs and judgments in another evaluation's format",
                          formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    exp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.exporter])
+    exp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.export_name])
     exp.add_argument("--out", required=True, metavar="DIR", help="folder for the written files")
     exp.add_argument("--runs", nargs="+", default=[], metavar="RUN.xml", help="submission files")
     exp.add_argument("--topics", nargs="+", default=[], metavar="[ASSESSOR=]FILE",
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         return USAGE
     if args.action == "formats":
         for name, spec in FORMATS.items():
-            ways = "+".join(w for w, ok in (("import", spec.importer), ("export", spec.exporter)) if ok)
+            ways = "+".join(w for w, ok in (("import", spec.import_name), ("export", spec.export_name)) if ok)
             print(f"{name:16} {ways:14} {spec.summary}")
         return SUCCESS
     spec = FORMATS[args.format]

@@ -35,4 +35,6 @@ class FormatSpec(NamedTuple):
 FORMATS: dict[str, FormatSpec] = {
     "aquaint-pilot": FormatSpec("evaluation.convert.aquaint", "AQUAINT definition pilot (seed 000): questions, "
                                 "Q.<n>, holistic, <n>.<assessor>, sys.<n>.<assessor>", "import_cli", "export_cli"),
+    "trec-qa": FormatSpec("evaluation.convert.trecqa", "TREC QA definition/other questions 2003-2006: questions, "
+                          "nuggets (vital/okay), responses, judgments, pyramid votes", "import_cli", "export_cli"),
 }

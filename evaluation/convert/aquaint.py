@@ -43,10 +43,11 @@ ASSESSOR_PREFIX = "human:"  # our judgments name people human:NAME
 
 _NUGGET_NO = re.compile(r"^[0-9]+(?:\.[0-9]+)?$")
 _NUGGET_LINE = re.compile(r"^\s*([0-9]+)\s*[.:)]?\s*(\*)?\s*(.*?)\s*$")
-_QUESTION_LINE = re.compile(r"^\s*([0-9]+)\s*[.:]?\s+(\S.*?)\s*$")
+_QUESTION_LINE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)*)\s*[.:]?\s+(\S.*?)\s*$")
 _NUGGET_FILE = re.compile(r"^([0-9]+)\.([A-Za-z][\w-]*)$")
 _SYS_FILE = re.compile(r"^sys\.([0-9]+)(?:\.([A-Za-z][\w-]*))?$")
 _Q_FILE = re.compile(r"^Q\.([0-9]+)$")
+QNUM = re.compile(r"^[0-9]+$")  # the pilot numbers questions 1..25; TREC QA passes ``[0-9]+(\.[0-9]+)*``
 
 
 # --------------------------------------------------------------------------- records
@@ -121,7 +122,7 @@ def iter_questions(path: str | os.PathLike, problems: Problems) -> Iterator[Pilo
         yield PilotQuestion(m.group(1), m.group(2), lineno)
 
 
-def iter_items(path: str | os.PathLike, problems: Problems) -> Iterator[PilotItem]:
+def iter_items(path: str | os.PathLike, problems: Problems, qnum_re: re.Pattern = QNUM) -> Iterator[PilotItem]:
     """Answer items of a ``Q.<n>`` file, numbered per run and question in file order."""
     counts: dict[tuple[str, str], int] = defaultdict(int)
     finished: set[tuple[str, str]] = set()  # (qnum, run) blocks closed by an asterisk line
@@ -139,8 +140,9 @@ def iter_items(path: str | os.PathLike, problems: Problems) -> Iterator[PilotIte
                            "field(s); a run without document ids writes XXXXXXXX as its DOCID")
             continue
         qnum, run, docid, answer = fields
-        if not qnum.isdigit():
-            problems.error(path, lineno, "item-qnum", f"question number {qnum!r} is not a whole number")
+        if not qnum_re.match(qnum):
+            problems.error(path, lineno, "item-qnum", f"question number {qnum!r} is not a question number "
+                           "(e.g. 1, or 1.5 in a TREC series)")
             continue
         key = (qnum, run)
         if key in finished:
@@ -194,7 +196,7 @@ def iter_nuggets(path: str | os.PathLike, problems: Problems) -> Iterator[PilotN
         yield PilotNugget(number, m.group(2) is not None, m.group(3), lineno)
 
 
-def iter_marks(path: str | os.PathLike, problems: Problems) -> Iterator[PilotMark]:
+def iter_marks(path: str | os.PathLike, problems: Problems, qnum_re: re.Pattern = QNUM) -> Iterator[PilotMark]:
     """``qnum run item nugget docid marked-text`` lines of a ``sys`` file (asterisk lines skipped)."""
     for lineno, text in iter_lines(path):
         if not text.strip() or ASTERISKS.match(text):
@@ -204,7 +206,7 @@ def iter_marks(path: str | os.PathLike, problems: Problems) -> Iterator[PilotMar
             problems.error(path, lineno, "mark-fields", "expected 'QNUM RUN ITEM NUGGET DOCID marked text'")
             continue
         qnum, run, item, nugget, docid = fields[:5]
-        if not qnum.isdigit() or not item.isdigit() or int(item) < 1:
+        if not qnum_re.match(qnum) or not item.isdigit() or int(item) < 1:
             problems.error(path, lineno, "mark-number", f"question {qnum!r} and item {item!r} must be whole "
                            "numbers, items counted from 1")
             continue

@@ -1,0 +1,291 @@
+"""TREC QA definition / "other" questions (2003-2006) and nugget-pyramid votes (seed 002).
+
+The NIST files themselves could not be consulted here (no network), so this reader takes the layout
+the seed papers describe, in plain whitespace-separated lines (docs/formats.md gives examples):
+
+- ``questions``: ``QID question or target text`` (``QID`` = ``1`` or series.question ``1.5``);
+- ``nuggets``: the answer key, ``QID NUGGET-ID vital|okay nugget text``;
+- ``responses``: the runs, ``QID RUNTAG DOCID answer text`` (one run's items contiguous and in order;
+  a line of asterisks between runs is allowed, as in the pilot);
+- ``judgments``: the assessor's assignments, ``QID RUNTAG ITEM NUGGET-ID DOCID [marked text]``: nugget
+  NUGGET-ID appears in item ITEM (1-based) of the run's response; items without nuggets have no line;
+- ``votes`` (optional, seed 002): ``QID NUGGET-ID LABEL...``, one label per assessor (``vital``, ``okay``
+  or ``-`` for neither); a first line ``# assessors: NAME NAME ...`` names the columns.
+
+Scoring the converted files: ``nugget_F`` (β = 3 from TREC 2004; ``--beta 5`` for 2003) and, with
+``--votes``, ``pyramid_F`` (weight = vital votes / most vital votes of the question).
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+from bolt.submission import Result, read_run, write_run
+from bolt.topics import IMPORTANCES, VOTES_HEADER, Facet, Topic, read_topics, read_votes, write_topics, write_votes
+from evaluation.convert.aquaint import ASSESSOR_PREFIX, iter_items, iter_marks, iter_questions
+from evaluation.convert.common import Problems, bullet, check_duplicate_texts, iter_lines, judgment
+from evaluation.judgments import read_judgments, write_judgments
+from indexing.atomic import atomic_write_text
+from indexing.errors import ToolkitError
+
+FORMAT = "trec-qa"
+QID = re.compile(r"^[0-9]+(?:\.[0-9]+)*$")
+_NUGGET_ID = re.compile(r"^[0-9]+$")
+_LABELS = ("vital", "okay", "-")
+ASSESSOR = "nist"  # the judgments' assessor when none is named
+
+
+class AnswerKeyNugget(NamedTuple):
+    """A line of ``nuggets``."""
+
+    qid: str
+    nugget: str
+    importance: str
+    text: str
+    line: int
+
+
+class VoteRow(NamedTuple):
+    """A line of ``votes``: each assessor's label of one nugget."""
+
+    qid: str
+    nugget: str
+    labels: tuple[str, ...]
+    line: int
+
+
+def iter_answer_key(path: str | os.PathLike, problems: Problems) -> Iterator[AnswerKeyNugget]:
+    for lineno, text in iter_lines(path):
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        fields = text.split(None, 3)
+        if len(fields) < 4:
+            problems.error(path, lineno, "nugget-fields", "expected 'QID NUGGET-ID vital|okay nugget text'")
+            continue
+        qid, nid, imp, body = fields
+        if not QID.match(qid) or not _NUGGET_ID.match(nid):
+            problems.error(path, lineno, "nugget-id", f"question {qid!r} and nugget {nid!r} must be numbers "
+                           "(question 1 or 1.5, nugget 1, 2, ...)")
+            continue
+        if imp.lower() not in IMPORTANCES:
+            problems.error(path, lineno, "nugget-importance", f"importance {imp!r} must be vital or okay", qid)
+            continue
+        yield AnswerKeyNugget(qid, nid, imp.lower(), body.strip(), lineno)
+
+
+def iter_votes(path: str | os.PathLike, problems: Problems) -> tuple[list[str], Iterator[VoteRow]]:
+    """The assessor names (from ``# assessors:``, else A1..An) and the rows."""
+    rows: list[VoteRow] = []
+    names: list[str] = []
+    for lineno, text in iter_lines(path):
+        if not text.strip():
+            continue
+        if text.lstrip().startswith("#"):
+            m = re.match(r"^\s*#\s*assessors\s*:\s*(.+)$", text)
+            if m and not rows:
+                names = m.group(1).split()
+            continue
+        fields = text.split()
+        if len(fields) < 3 or not QID.match(fields[0]) or not _NUGGET_ID.match(fields[1]):
+            problems.error(path, lineno, "votes-fields", "expected 'QID NUGGET-ID' then one label per assessor "
+                           "(vital, okay or -)")
+            continue
+        bad = [x for x in fields[2:] if x.lower() not in _LABELS]
+        if bad:
+            problems.error(path, lineno, "votes-label", f"label {bad[0]!r} must be vital, okay or -", fields[0])
+            continue
+        n = len(names) or len(fields) - 2
+        if len(fields) - 2 != n:
+            problems.error(path, lineno, "votes-columns", f"{len(fields) - 2} labels but {n} assessors; "
+                           "give one label per assessor (- for none)", fields[0])
+            continue
+        rows.append(VoteRow(fields[0], fields[1], tuple(x.lower() for x in fields[2:]), lineno))
+    if not names and rows:
+        names = [f"A{i}" for i in range(1, len(rows[0].labels) + 1)]
+    return names, iter(rows)
+
+
+@dataclass
+class Converted:
+    out: Path
+    topics: Path
+    judgments: Path
+    runs: list[Path]
+    votes: Path | None
+    counts: dict[str, int]
+    warnings: list = field(default_factory=list)
+
+    def commands(self, beta: float = 3) -> list[str]:
+        runs = " ".join(str(p) for p in self.runs)
+        votes = f" --votes {self.votes}" if self.votes else ""
+        score = self.out / "scores.json"
+        return [f"bolt score {runs} --topics {self.topics} --judgments {self.judgments} --beta {beta:g}{votes} "
+                f"--json > {score}",
+                f"bolt compare {score} --metric nugget_F"]
+
+
+def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: str = ASSESSOR) -> Converted:
+    root = Path(folder)
+    for name in ("questions", "nuggets", "responses", "judgments"):
+        if not (root / name).is_file():
+            raise ToolkitError(f"no '{name}' file in the folder", file=str(root),
+                               hint="a trec-qa folder holds questions, nuggets, responses, judgments and "
+                                    "optionally votes (docs/formats.md)")
+    problems = Problems()
+    questions = {}
+    for q in iter_questions(root / "questions", problems):
+        if q.qnum in questions:
+            problems.error(root / "questions", q.line, "question-duplicate", f"question {q.qnum} appears again")
+        questions[q.qnum] = q
+    key: dict[str, list[AnswerKeyNugget]] = defaultdict(list)
+    seen: dict[tuple[str, str], int] = {}
+    for n in iter_answer_key(root / "nuggets", problems):
+        if n.qid not in questions:
+            problems.error(root / "nuggets", n.line, "nugget-unknown-question", f"question {n.qid} is not in "
+                           "questions; add it there", n.qid)
+        elif (n.qid, n.nugget) in seen:
+            problems.error(root / "nuggets", n.line, "nugget-duplicate", f"nugget {n.nugget} of question {n.qid} "
+                           f"again (first at line {seen[(n.qid, n.nugget)]})", n.qid)
+        else:
+            seen[(n.qid, n.nugget)] = n.line
+            key[n.qid].append(n)
+    items: dict[str, dict[str, list]] = {}
+    for it in iter_items(root / "responses", problems, QID):
+        if it.qnum not in questions:
+            problems.error(root / "responses", it.line, "item-unknown-question", f"question {it.qnum} is not in "
+                           "questions; add it there", it.qnum)
+            continue
+        items.setdefault(it.run, {}).setdefault(it.qnum, []).append(it)
+    for run, by_q in items.items():
+        for qid, its in by_q.items():
+            check_duplicate_texts(root / "responses", {i.item: i.line for i in its}, [i.text for i in its], qid,
+                                  run, problems)
+    marks = defaultdict(list)
+    for mk in iter_marks(root / "judgments", problems, QID):
+        its = items.get(mk.run, {}).get(mk.qnum, [])
+        if mk.item > len(its):
+            problems.error(root / "judgments", mk.line, "mark-unknown-item", f"run {mk.run} has {len(its)} item(s) "
+                           f"for question {mk.qnum}, not item {mk.item}; check responses", mk.qnum, mk.item)
+        elif (mk.qnum, mk.base) not in seen:
+            problems.error(root / "judgments", mk.line, "mark-unknown-nugget", f"nugget {mk.nugget} is not in the "
+                           f"answer key of question {mk.qnum}; use a nugget id of 'nuggets'", mk.qnum, mk.item)
+        else:
+            marks[(mk.qnum, mk.run, mk.item)].append(mk)
+    vote_rows: list[tuple[str, str, str, str]] = []
+    if (root / "votes").is_file():
+        names, rows = iter_votes(root / "votes", problems)
+        for r in rows:
+            if (r.qid, r.nugget) not in seen:
+                problems.error(root / "votes", r.line, "votes-unknown-nugget", f"nugget {r.nugget} of question "
+                               f"{r.qid} is not in the answer key", r.qid)
+                continue
+            vote_rows += [(r.qid, r.nugget, a, lab) for a, lab in zip(names, r.labels) if lab != "-"]
+    problems.check()
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    topics = [Topic(q, questions[q].text, facets=tuple(Facet(n.nugget, n.importance, n.text) for n in key[q]))
+              for q in questions]
+    write_topics(topics, out / "topics.xml")
+    run_paths = []
+    for run, by_q in items.items():
+        results = [Result(q, tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[q])) for q in questions if q in by_q]
+        path = out / "runs" / f"{run}.xml"
+        write_run(run, results, path, system=f"converted from {FORMAT} {root}")
+        run_paths.append(path)
+    js = []
+    for run, by_q in items.items():
+        for q, its in by_q.items():
+            for it in its:
+                mks = marks.get((q, run, it.item), [])
+                extra = {"marks": [{"nugget": m.nugget, "docid": m.docid, "text": m.text} for m in mks]} if mks else {}
+                js.append(judgment(q, run, it.item, ASSESSOR_PREFIX + assessor, it.text, [m.base for m in mks],
+                                   [it.docid], extra))
+    write_judgments(js, out / "judgments.jsonl", header={"assessor": ASSESSOR_PREFIX + assessor,
+                                                         "converted_from": FORMAT})
+    votes_path = None
+    if vote_rows:
+        votes_path = out / "votes.tsv"
+        write_votes(vote_rows, votes_path)
+    counts = {"questions": len(questions), "nuggets": len(seen), "runs": len(items),
+              "items": sum(len(v) for b in items.values() for v in b.values()),
+              "assignments": sum(len(v) for v in marks.values()), "votes": len(vote_rows)}
+    return Converted(out, out / "topics.xml", out / "judgments.jsonl", run_paths, votes_path, counts,
+                     problems.warnings)
+
+
+def export_trecqa(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike, judgments: str | os.PathLike,
+                  votes: str | os.PathLike | None = None) -> list[Path]:
+    """Our topics, runs, judgments (and votes TSV) as the trec-qa folder this module reads."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    ts = read_topics(topics)
+    read = [read_run(p) for p in runs]
+    written = []
+
+    def write(name: str, lines: list[str]) -> None:
+        atomic_write_text(out / name, "\n".join(lines) + "\n")
+        written.append(out / name)
+
+    write("questions", [f"{t.number} {t.query}" for t in ts])
+    write("nuggets", [f"{t.number} {f.id} {f.importance} {f.desc}" for t in ts for f in t.facets])
+    lines: list[str] = []
+    docs = {}
+    for r in read:
+        if lines:
+            lines.append("*" * 14)
+        for t in ts:
+            res = r.results.get(t.number)
+            for b in (res.bullets if res else ()):
+                docs[(r.run_id, t.number, b.position)] = (b.sources[0].post, b.text)
+                lines.append(f"{t.number} {r.run_id} {b.sources[0].post} {b.text}")
+    write("responses", lines)
+    lines = []
+    for j in read_judgments(judgments):
+        docid, text = docs.get((j.run, j.topic, j.bullet), ("X" * 8, ""))
+        marks = j.extra.get("marks") or [{"nugget": f, "docid": docid, "text": text} for f in j.facets]
+        lines += [f"{j.topic} {j.run} {j.bullet} {m['nugget']} {m['docid']} {m['text']}".rstrip() for m in marks]
+    write("judgments", lines)
+    if votes:
+        v = read_votes_rows(votes)
+        names = list(dict.fromkeys(a for _, _, a, _ in v))
+        by = defaultdict(dict)
+        for q, f, a, lab in v:
+            by[(q, f)][a] = lab
+        write("votes", [f"# assessors: {' '.join(names)}"] +
+              [f"{q} {f} " + " ".join(by[(q, f)].get(a, "-") for a in names) for (q, f) in by])
+    return written
+
+
+def read_votes_rows(path: str | os.PathLike) -> list[tuple[str, str, str, str]]:
+    """Our votes TSV as ``(topic, facet, assessor, vote)`` rows in file order (checked by ``read_votes``)."""
+    read_votes(path)  # every problem of the file, with line numbers, before we use it
+    rows = []
+    for lineno, text in iter_lines(path):
+        cells = [c.strip() for c in text.split("\t")]
+        if tuple(cells) == VOTES_HEADER or not text.strip() or text.lstrip().startswith("#") or len(cells) != 4:
+            continue
+        rows.append(tuple(cells))
+    return rows
+
+
+def import_cli(inputs: list[str], out: str) -> Converted:
+    if len(inputs) != 1:
+        raise ToolkitError(f"trec-qa reads one folder, got {len(inputs)} inputs",
+                           hint="give the folder holding questions, nuggets, responses, judgments [, votes]")
+    return import_trecqa(inputs[0], out)
+
+
+def export_cli(out: str, *, runs: list[str], topics: dict[str, str], judgments: dict[str, str],
+               holistic: str | None = None, votes: str | None = None) -> list[Path]:
+    if len(topics) != 1 or len(judgments) != 1 or not runs:
+        raise ToolkitError("trec-qa export takes --runs, one --topics and one --judgments file",
+                           hint="see 'bolt convert export --help'")
+    if holistic:
+        raise ToolkitError("trec-qa has no holistic file", hint="leave out --holistic")
+    return export_trecqa(out, runs=runs, topics=next(iter(topics.values())),
+                         judgments=next(iter(judgments.values())), votes=votes)
