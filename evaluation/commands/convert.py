@@ -16,12 +16,14 @@ EPILOG = """examples:
   bolt convert import aquaint-pilot PILOT_DIR --out conv/
   bolt convert export aquaint-pilot --out back/ --runs conv/runs/*.xml --topics author=conv/topics.author.xml \\
       --judgments author=conv/judgments.author.jsonl --holistic conv/holistic.tsv
+  bolt convert import trec-rag answers.jsonl nuggets.jsonl assignments.jsonl --out conv/
+  bolt convert score autonuggetizer --topics conv/topics.xml --judgments conv/judgments.jsonl
   bolt convert formats
 See docs/formats.md for every format and which metrics apply."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from evaluation.convert import FORMATS
+    from evaluation.convert import FORMATS, TRACK_SCORERS
 
     p.epilog = EPILOG
     p.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -42,6 +44,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     exp.add_argument("--judgments", nargs="*", default=[], metavar="[ASSESSOR=]FILE", help="judgments JSONL files")
     exp.add_argument("--holistic", metavar="FILE", help="holistic judgments TSV (aquaint-pilot)")
     exp.add_argument("--votes", metavar="FILE", help="votes TSV (trec-qa pyramid votes)")
+    sc = sub.add_parser("score", help="score converted files with a track's own metrics (AutoNuggetizer, ARGUE)",
+                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    sc.add_argument("track", choices=list(TRACK_SCORERS), help="whose metrics")
+    sc.add_argument("--topics", required=True, help="topics file written by 'bolt convert import'")
+    sc.add_argument("--judgments", required=True, help="judgments file written by 'bolt convert import'")
+    sc.add_argument("--runs", nargs="*", default=None, metavar="RUN_ID",
+                    help="run ids to score (default: every run in the judgments)")
+    sc.add_argument("--json", action="store_true", help="write the 'bolt score --json'-shaped document")
     sub.add_parser("formats", help="list the formats read and written")
 
 
@@ -71,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
             ways = "+".join(w for w, ok in (("import", spec.import_name), ("export", spec.export_name)) if ok)
             print(f"{name:16} {ways:14} {spec.summary}")
         return SUCCESS
+    if args.action == "score":
+        return _score(args)
     spec = FORMATS[args.format]
     try:
         if args.action == "import":
@@ -95,4 +107,31 @@ def run(args: argparse.Namespace) -> int:
     print("score and compare with:", file=sys.stderr)
     for line in result.commands():
         print(f"  {line}", file=sys.stderr)
+    return SUCCESS
+
+
+def _score(args: argparse.Namespace) -> int:
+    import importlib
+    import json
+
+    from evaluation.convert import TRACK_SCORERS
+
+    module, func = TRACK_SCORERS[args.track]
+    doc = getattr(importlib.import_module(module), func)(args.topics, args.judgments, args.runs)
+    if args.json:
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        return SUCCESS
+    from rich.console import Console
+    from rich.table import Table
+
+    metrics = doc["settings"]["metrics"]
+    t = Table(title=f"{args.track}: mean over topics")
+    t.add_column("run")
+    for m in metrics:
+        t.add_column(m, justify="right")
+    for run, d in doc["runs"].items():
+        t.add_row(run, *(f"{d['mean'][m]:.4f}" for m in metrics))
+    console = Console(width=max(100, 16 * (len(metrics) + 1)))
+    console.print(t)
+    console.print(doc["signature"], highlight=False, soft_wrap=True)
     return SUCCESS

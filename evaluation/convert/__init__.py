@@ -37,4 +37,11 @@ FORMATS: dict[str, FormatSpec] = {
                                 "Q.<n>, holistic, <n>.<assessor>, sys.<n>.<assessor>", "import_cli", "export_cli"),
     "trec-qa": FormatSpec("evaluation.convert.trecqa", "TREC QA definition/other questions 2003-2006: questions, "
                           "nuggets (vital/okay), responses, judgments, pyramid votes", "import_cli", "export_cli"),
+    "trec-rag": FormatSpec("evaluation.convert.rag", "TREC RAG 2024/2025 answers, NeuCLIR/RAGTIME reports (JSONL), "
+                           "AutoNuggetizer nuggets and assignments", "import_cli", "export_cli"),
+}
+
+#: Track metrics ``bolt convert score`` computes: name -> (module, scoring function).
+TRACK_SCORERS: dict[str, tuple[str, str]] = {
+    "autonuggetizer": ("evaluation.convert.track_metrics", "score_autonuggetizer"),
 }

@@ -1,0 +1,392 @@
+"""TREC RAG 2024/2025 answers, NeuCLIR/RAGTIME reports, and AutoNuggetizer nuggets and assignments.
+
+One reader takes every report shape these tracks use (one JSON object per line), as the TREC
+auto-judge tools read them:
+
+- TREC RAG 2024: ``{"run_id", "topic_id", "topic", "references": [docid...], "response_length",
+  "answer": [{"text", "citations": [index into references...]}]}``;
+- TREC RAG 2025: the same with ``"metadata": {"team_id", "run_id", "narrative_id", "narrative"}``;
+- NeuCLIR 2024: ``"metadata": {"team_id", "run_id", "topic_id"}``, ``"responses": [{"text",
+  "citations": [docid...]}]``, ``"references"``;
+- RAGTIME 2025: ``"responses": [{"text", "citations": {docid: confidence}}]``, ``metadata.request_id``.
+
+AutoNuggetizer (castorini/nuggetizer) files, also JSONL:
+
+- nuggets: ``{"qid", "query", "nuggets": [{"text", "importance": "vital"|"okay"}]}``;
+- assignments: ``{"qid", "run_id", "nuggets": [{"text", "importance", "assignment":
+  "support"|"partial_support"|"not_support"}]}`` (extra keys such as ``answer_text`` are allowed).
+
+Each input file's kind is recognised from its first record. Converted: one topic per topic id
+(facets = nuggets, ids 1..n in the nugget list's order), one submission per run (bullet = answer
+sentence, citing each cited document at offset 0; a sentence without citation cites NO-DOCUMENT,
+which the exporter drops again), and one judgments file. An assignment judges the whole answer,
+not a sentence: the answer's first bullet carries the nuggets assigned ``support`` as its facets and
+every nugget's grade in ``nugget_assignments``; the other bullets are judged with no facet. So
+``nugget_F`` (coverage and length) is meaningful, the sentence-level metrics (P_n, P_c, ERR...) are
+not; the track's own metrics are in :mod:`evaluation.convert.track_metrics`.
+"""
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, NamedTuple
+
+from bolt.submission import Result, read_run, write_run
+from bolt.topics import IMPORTANCES, Facet, Topic, read_topics, write_topics
+from evaluation.convert.common import (NO_DOCUMENT, Problems, bullet, check_duplicate_texts, iter_json_lines,
+                                       judgment, write_jsonl)
+from evaluation.judgments import read_judgments, write_judgments
+from indexing.errors import ToolkitError
+
+FORMAT = "trec-rag"
+GRADES = ("support", "partial_support", "not_support")
+ASSESSOR = "auto:autonuggetizer"
+
+
+class Sentence(NamedTuple):
+    text: str
+    citations: tuple[str, ...]  # document ids, in the report's order (RAGTIME: by confidence, highest first)
+
+
+class Report(NamedTuple):
+    """One answer/report: the run, the topic, its sentences; ``query`` when the record carries it."""
+
+    run: str
+    topic: str
+    query: str | None
+    sentences: tuple[Sentence, ...]
+    references: tuple[str, ...]
+    shape: str  # rag24, rag25, neuclir, ragtime
+    file: str
+    line: int
+
+
+class NuggetList(NamedTuple):
+    topic: str
+    query: str | None
+    nuggets: tuple[tuple[str, str], ...]  # (text, importance)
+    file: str
+    line: int
+
+
+class Assignment(NamedTuple):
+    topic: str
+    run: str
+    nuggets: tuple[tuple[str, str, str], ...]  # (text, importance, grade)
+    file: str
+    line: int
+
+
+def _str(v: Any) -> str | None:
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, str)) and str(v).strip():
+        return str(v).strip()
+    return None
+
+
+def kind_of(obj: Any) -> str | None:
+    """``report``, ``nuggets`` or ``assignments`` from one record; None when it is none of them."""
+    if not isinstance(obj, dict):
+        return None
+    if "answer" in obj or "responses" in obj:
+        return "report"
+    if isinstance(obj.get("nuggets"), list):
+        first = next((n for n in obj["nuggets"] if isinstance(n, dict)), {})
+        return "assignments" if "assignment" in first else "nuggets"
+    return None
+
+
+def parse_report(obj: dict, file: str, line: int, problems: Problems) -> Report | None:
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    run = _str(obj.get("run_id")) or _str(meta.get("run_id"))
+    topic = (_str(obj.get("topic_id")) or _str(meta.get("topic_id")) or _str(meta.get("narrative_id"))
+             or _str(meta.get("request_id")))
+    if run is None or topic is None:
+        problems.error(file, line, "report-ids", "a report needs run_id and topic_id (top level, or in metadata: "
+                       "run_id and topic_id, narrative_id or request_id)")
+        return None
+    refs_raw = obj.get("references", [])
+    if not isinstance(refs_raw, list) or not all(_str(r) for r in refs_raw):
+        problems.error(file, line, "report-references", "references must be a list of document ids", topic)
+        return None
+    refs = tuple(_str(r) for r in refs_raw)
+    sentences_raw = obj.get("answer") if "answer" in obj else obj.get("responses")
+    shape = ("rag25" if meta else "rag24") if "answer" in obj else "neuclir"
+    if not isinstance(sentences_raw, list):
+        problems.error(file, line, "report-sentences", "answer/responses must be a list of {text, citations}", topic)
+        return None
+    out = []
+    for i, s in enumerate(sentences_raw, start=1):
+        if not isinstance(s, dict) or not isinstance(s.get("text"), str):
+            problems.error(file, line, "report-sentence", f"sentence {i} must be an object with a text string",
+                           topic, i)
+            return None
+        cites = s.get("citations") or []
+        if isinstance(cites, dict):  # RAGTIME: {docid: confidence}; keep the highest confidence first
+            shape = "ragtime"
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in cites.values()):
+                problems.error(file, line, "report-citations", f"sentence {i}: citation confidences must be numbers",
+                               topic, i)
+                return None
+            docs = [d for d, _ in sorted(cites.items(), key=lambda kv: -kv[1])]
+        elif isinstance(cites, list) and all(type(c) is int for c in cites):
+            bad = [c for c in cites if not 0 <= c < len(refs)]
+            if bad:
+                problems.error(file, line, "report-citation-index", f"sentence {i} cites reference {bad[0]}, but "
+                               f"references has {len(refs)} entries (indices from 0)", topic, i)
+                return None
+            docs = [refs[c] for c in cites]
+        elif isinstance(cites, list) and all(_str(c) for c in cites):
+            docs = [_str(c) for c in cites]
+        else:
+            problems.error(file, line, "report-citations", f"sentence {i}: citations must be reference indices, "
+                           "document ids, or {docid: confidence}", topic, i)
+            return None
+        out.append(Sentence(s["text"], tuple(docs)))
+    query = _str(obj.get("topic")) or _str(meta.get("narrative")) or _str(meta.get("title"))
+    return Report(run, topic, query, tuple(out), refs, shape, file, line)
+
+
+def _nuggets(obj: dict, file: str, line: int, problems: Problems, graded: bool):
+    topic = _str(obj.get("qid")) or _str(obj.get("topic_id"))
+    if topic is None:
+        problems.error(file, line, "nuggets-qid", "each record needs a qid")
+        return None
+    out = []
+    for i, n in enumerate(obj["nuggets"], start=1):
+        if not isinstance(n, dict) or not _str(n.get("text")):
+            problems.error(file, line, "nugget-text", f"nugget {i} needs a text", topic)
+            return None
+        imp = n.get("importance")
+        if imp not in IMPORTANCES:
+            problems.error(file, line, "nugget-importance", f"nugget {i} importance {imp!r} must be vital or okay",
+                           topic)
+            return None
+        if graded:
+            g = n.get("assignment")
+            if g not in GRADES:
+                problems.error(file, line, "nugget-assignment", f"nugget {i} assignment {g!r} must be one of "
+                               f"{', '.join(GRADES)}", topic)
+                return None
+            out.append((n["text"].strip(), imp, g))
+        else:
+            out.append((n["text"].strip(), imp))
+    return topic, tuple(out)
+
+
+def iter_records(path: str | os.PathLike, problems: Problems) -> Iterator[Report | NuggetList | Assignment]:
+    """Stream one input file; its kind is that of its first record, and every record must be of it."""
+    kind = None
+    file = str(path)
+    for lineno, obj in iter_json_lines(path, problems):
+        k = kind_of(obj)
+        if k is None:
+            problems.error(file, lineno, "record-kind", "not a report (answer/responses), a nugget list or an "
+                           "assignment (qid + nuggets)")
+            continue
+        if kind is None:
+            kind = k
+        elif k != kind:
+            problems.error(file, lineno, "record-kind", f"a {k} record in a file of {kind} records; keep one kind "
+                           "per file")
+            continue
+        if k == "report":
+            r = parse_report(obj, file, lineno, problems)
+        elif k == "nuggets":
+            got = _nuggets(obj, file, lineno, problems, graded=False)
+            r = NuggetList(got[0], _str(obj.get("query")), got[1], file, lineno) if got else None
+        else:
+            got = _nuggets(obj, file, lineno, problems, graded=True)
+            run = _str(obj.get("run_id"))
+            if got and run is None:
+                problems.error(file, lineno, "assignment-run", "an assignment needs the run_id of the judged answer",
+                               got[0])
+                got = None
+            r = Assignment(got[0], run, got[1], file, lineno) if got else None
+        if r is not None:
+            yield r
+
+
+@dataclass
+class Converted:
+    out: Path
+    topics: Path
+    judgments: Path | None
+    runs: list[Path]
+    counts: dict[str, int]
+    warnings: list = field(default_factory=list)
+
+    def commands(self) -> list[str]:
+        runs = " ".join(str(p) for p in self.runs)
+        if self.judgments is None:
+            return [f"bolt validate {runs} --topics {self.topics}"]
+        return [f"bolt score {runs} --topics {self.topics} --judgments {self.judgments} --json > "
+                f"{self.out / 'scores.json'}",
+                f"bolt convert score autonuggetizer --topics {self.topics} --judgments {self.judgments} --json > "
+                f"{self.out / 'track-scores.json'}",
+                f"bolt compare {self.out / 'track-scores.json'} --metric AN_vital"]
+
+
+def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Converted:
+    problems = Problems()
+    reports: dict[str, dict[str, Report]] = {}
+    nugget_lists: dict[str, NuggetList] = {}
+    assignments: list[Assignment] = []
+    queries: dict[str, str] = {}
+    for path in inputs:
+        for r in iter_records(path, problems):
+            if isinstance(r, Report):
+                first = reports.setdefault(r.run, {}).get(r.topic)
+                if first is not None:
+                    problems.error(r.file, r.line, "report-duplicate", f"run {r.run} answers topic {r.topic} again "
+                                   f"(first at {first.file}:{first.line}); keep one answer", r.topic)
+                    continue
+                reports[r.run][r.topic] = r
+                check_duplicate_texts(r.file, {}, [s.text for s in r.sentences], r.topic, r.run, problems)
+                if r.query:
+                    queries.setdefault(r.topic, r.query)
+            elif isinstance(r, NuggetList):
+                if r.topic in nugget_lists:
+                    problems.error(r.file, r.line, "nuggets-duplicate", f"topic {r.topic} has a nugget list already "
+                                   f"at line {nugget_lists[r.topic].line}", r.topic)
+                    continue
+                nugget_lists[r.topic] = r
+                if r.query:
+                    queries[r.topic] = r.query
+            else:
+                assignments.append(r)
+    # Topics: the nugget lists, else the first assignment of each topic.
+    facets: dict[str, tuple[tuple[str, str], ...]] = {t: n.nuggets for t, n in nugget_lists.items()}
+    for a in assignments:
+        facets.setdefault(a.topic, tuple((t, i) for t, i, _ in a.nuggets))
+    for t, fs in facets.items():
+        texts = [x for x, _ in fs]
+        if len(set(texts)) != len(texts):
+            src = nugget_lists.get(t)
+            problems.error(src.file if src else inputs[0], src.line if src else None, "nuggets-repeated",
+                           f"topic {t} lists a nugget text twice; nuggets are matched by text, keep one", t)
+    topic_ids = list(dict.fromkeys([*facets, *(t for by in reports.values() for t in by)]))
+    seen_a: dict[tuple[str, str], int] = {}
+    for a in assignments:
+        ids = {x: str(i) for i, (x, _) in enumerate(facets.get(a.topic, ()), start=1)}
+        for text, imp, _ in a.nuggets:
+            if text not in ids:
+                problems.error(a.file, a.line, "assignment-unknown-nugget", f"nugget {text[:40]!r} is not in the "
+                               f"nugget list of topic {a.topic}; assign the listed nuggets", a.topic)
+        if (a.topic, a.run) in seen_a:
+            problems.error(a.file, a.line, "assignment-duplicate", f"run {a.run} on topic {a.topic} is assigned "
+                           f"again (first at line {seen_a[(a.topic, a.run)]})", a.topic)
+        seen_a[(a.topic, a.run)] = a.line
+        if reports and a.topic not in reports.get(a.run, {}):
+            problems.error(a.file, a.line, "assignment-no-answer", f"run {a.run} has no answer to topic {a.topic} "
+                           "among the inputs; give its answers file too", a.topic)
+    for t in topic_ids:
+        if t not in queries:
+            problems.warning(inputs[0], None, "topic-no-text", f"topic {t} has no text in the inputs; its query is "
+                             "the topic id", t)
+    problems.check()
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    topics = [Topic(t, queries.get(t, t), facets=tuple(Facet(str(i), imp, text) for i, (text, imp)
+                                                      in enumerate(facets.get(t, ()), start=1)))
+              for t in topic_ids]
+    write_topics(topics, out / "topics.xml")
+    run_paths = []
+    for run, by_t in reports.items():
+        results = [Result(t, tuple(bullet(i, s.text, s.citations) for i, s in enumerate(by_t[t].sentences, 1)))
+                   for t in topic_ids if t in by_t]
+        path = out / "runs" / f"{run}.xml"
+        write_run(run, results, path, system=f"converted from {FORMAT}")
+        run_paths.append(path)
+    jpath = None
+    if assignments:
+        js = []
+        for a in assignments:
+            ids = {x: str(i) for i, (x, _) in enumerate(facets[a.topic], start=1)}
+            grades = {ids[text]: g for text, _, g in a.nuggets}
+            supported = [f for f, g in grades.items() if g == "support"]
+            rep = reports.get(a.run, {}).get(a.topic)
+            sentences = rep.sentences if rep else (Sentence("", ()),)
+            for k, s in enumerate(sentences, start=1):
+                extra = {"nugget_assignments": grades, "assignment_level": "answer"} if k == 1 else {}
+                js.append(judgment(a.topic, a.run, k, ASSESSOR, s.text, supported if k == 1 else [], s.citations,
+                                   extra))
+        jpath = out / "judgments.jsonl"
+        write_judgments(js, jpath, header={"assessor": ASSESSOR, "converted_from": "autonuggetizer"})
+    counts = {"topics": len(topic_ids), "runs": len(reports),
+              "answers": sum(len(v) for v in reports.values()), "nugget_lists": len(nugget_lists),
+              "assignments": len(assignments)}
+    return Converted(out, out / "topics.xml", jpath, run_paths, counts, problems.warnings)
+
+
+def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
+               judgments: str | os.PathLike | None = None) -> list[Path]:
+    """Write ``answers.jsonl`` (TREC RAG 2024 shape), ``nuggets.jsonl`` and ``assignments.jsonl``."""
+    out = Path(out)
+    ts = read_topics(topics)
+    query = {t.number: t.query for t in ts}
+    written = []
+    answers = []
+    texts: dict[tuple[str, str], list[str]] = {}
+    for p in runs:
+        r = read_run(p)
+        for t in ts:
+            res = r.results.get(t.number)
+            if res is None:
+                continue
+            refs: list[str] = []
+            sentences = []
+            for b in res.bullets:
+                cites = []
+                for s in b.sources:
+                    if s.post == NO_DOCUMENT:
+                        continue
+                    if s.post not in refs:
+                        refs.append(s.post)
+                    cites.append(refs.index(s.post))
+                sentences.append({"text": b.text, "citations": cites})
+            texts[(r.run_id, t.number)] = [b.text for b in res.bullets]
+            answers.append({"run_id": r.run_id, "topic_id": t.number, "topic": t.query, "references": refs,
+                            "response_length": sum(len(b.text.split()) for b in res.bullets), "answer": sentences})
+    write_jsonl(answers, out / "answers.jsonl")
+    written.append(out / "answers.jsonl")
+    write_jsonl(({"qid": t.number, "query": t.query,
+                  "nuggets": [{"text": f.desc, "importance": f.importance} for f in t.facets]} for t in ts if t.facets),
+                out / "nuggets.jsonl")
+    written.append(out / "nuggets.jsonl")
+    if judgments:
+        facets = {t.number: t.facets for t in ts}
+        graded: dict[tuple[str, str], dict[str, str]] = {}
+        covered: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for j in read_judgments(judgments):
+            if j.extra.get("nugget_assignments") is not None:
+                graded[(j.topic, j.run)] = j.extra["nugget_assignments"]
+            covered[(j.topic, j.run)].update(j.facets)  # our own judgments: any bullet's facets support
+        rows = []
+        for (topic, run), fs in covered.items():
+            grades = graded.get((topic, run)) or {f.id: ("support" if f.id in fs else "not_support")
+                                                  for f in facets.get(topic, ())}
+            rows.append({"qid": topic, "run_id": run, "query": query.get(topic),
+                         "answer_text": " ".join(texts.get((run, topic), [])),
+                         "nuggets": [{"text": f.desc, "importance": f.importance,
+                                      "assignment": grades.get(f.id, "not_support")} for f in facets.get(topic, ())]})
+        write_jsonl(rows, out / "assignments.jsonl")
+        written.append(out / "assignments.jsonl")
+    return written
+
+
+def import_cli(inputs: list[str], out: str) -> Converted:
+    return import_rag(inputs, out)
+
+
+def export_cli(out: str, *, runs: list[str], topics: dict[str, str], judgments: dict[str, str],
+               holistic: str | None = None, votes: str | None = None) -> list[Path]:
+    if len(topics) != 1 or len(judgments) > 1 or not runs or holistic or votes:
+        raise ToolkitError("trec-rag export takes --runs, one --topics and at most one --judgments file",
+                           hint="see 'bolt convert export --help'")
+    return export_rag(out, runs=runs, topics=next(iter(topics.values())),
+                      judgments=next(iter(judgments.values()), None))
