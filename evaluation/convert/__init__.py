@@ -39,9 +39,12 @@ FORMATS: dict[str, FormatSpec] = {
                           "nuggets (vital/okay), responses, judgments, pyramid votes", "import_cli", "export_cli"),
     "trec-rag": FormatSpec("evaluation.convert.rag", "TREC RAG 2024/2025 answers, NeuCLIR/RAGTIME reports (JSONL), "
                            "AutoNuggetizer nuggets and assignments", "import_cli", "export_cli"),
+    "argue": FormatSpec("evaluation.convert.argue", "NeuCLIR/RAGTIME ARGUE nugget banks (questions with AND/OR "
+                        "answers) and sentence judgments, with their reports", "import_cli", "export_cli"),
 }
 
 #: Track metrics ``bolt convert score`` computes: name -> (module, scoring function).
 TRACK_SCORERS: dict[str, tuple[str, str]] = {
     "autonuggetizer": ("evaluation.convert.track_metrics", "score_autonuggetizer"),
+    "argue": ("evaluation.convert.track_metrics", "score_argue"),
 }

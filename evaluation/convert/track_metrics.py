@@ -123,7 +123,9 @@ def score_document(stats: Mapping[str, Mapping[str, Any]], metrics: Sequence[Met
     runs = {}
     for run, by_topic in stats.items():
         topics = {t: {repr(m): m.score(s) for m in metrics} for t, s in by_topic.items()}
-        runs[run] = {"mean": {repr(m): mean([v[repr(m)] for v in topics.values()]) for m in metrics},
+        means = {repr(m): (m.aggregate(list(by_topic.values())) if hasattr(m, "aggregate")
+                           else mean([v[repr(m)] for v in topics.values()])) for m in metrics}
+        runs[run] = {"mean": means,
                      "topics": topics}
     settings = {**settings, "metrics": [repr(m) for m in metrics], "version": __version__}
     sig = "|".join(f"{k}:{v}" for k, v in settings.items() if not isinstance(v, (list, dict)))
@@ -142,3 +144,183 @@ def score_autonuggetizer(topics_path: str | os.PathLike, judgments_path: str | o
                 "weights": "vital 1, okay 0.5", "unanswered": "0, counted", "topics": len(topics),
                 "judgments_sha256": file_sha256(judgments_path)[:12]}
     return score_document(stats, AUTONUGGET_METRICS, settings)
+
+
+# ---------------------------------------------------------------------------------- ARGUE
+
+"""ARGUE (Mayfield et al. 2024; hltcoe auto-argue / argue-viz score names), per report:
+
+- ``argue_nugget_coverage``: nuggets covered / nuggets of the topic; a nugget (question) is covered
+  when the report's sentences, together, give one of its acceptable answers (``OR``) or all of them
+  (``AND``); a question without listed answers is covered by any matched answer;
+- ``argue_sentence_support``: sentences with a supporting (attested) citation / sentences that cite
+  something or answer a nugget (those that need a citation);
+- ``argue_citation_support``: attested citations / citations;
+- ``argue_citation_relevance``: citations judged relevant / citations;
+- ``argue_f1``: harmonic mean of nugget coverage and sentence support.
+
+``average='macro'`` (default) is the mean of the per-topic values; ``average='micro'`` divides the
+counts summed over topics (``argue_f1(average='micro')`` is the harmonic mean of the two micro values).
+"""
+
+
+class ArgueCounts(NamedTuple):
+    """One report's ARGUE counts."""
+
+    topic: str
+    run: str
+    responded: bool
+    nuggets: int
+    covered: int
+    needing: int          # sentences that cite something or answer a nugget
+    correctly_cited: int  # of those, sentences with an attested citation
+    citations: int
+    supporting: int
+    relevant: int
+
+
+def _ratio(a: float, b: float) -> float:
+    return a / b if b else 0.0
+
+
+def _hm(a: float, b: float) -> float:
+    return 2 * a * b / (a + b) if a + b else 0.0
+
+
+_AVERAGE = ParamInfo(str, ("macro", "micro"), "macro", "mean of per-topic values, or ratio of summed counts")
+
+
+class _Argue(Metric):
+    SUPPORTED_PARAMS = {"average": _AVERAGE}
+
+    def ratio(self, c: ArgueCounts) -> tuple[float, float]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def compute(self, c: ArgueCounts) -> float:  # type: ignore[override]
+        return _ratio(*self.ratio(c))
+
+    def aggregate(self, counts: Sequence[ArgueCounts]) -> float:
+        if self.params["average"] == "macro":
+            return mean([self.score(c) for c in counts])
+        pairs = [self.ratio(c) for c in counts]
+        return _ratio(sum(a for a, _ in pairs), sum(b for _, b in pairs))
+
+
+class ArgueNuggetCoverage(_Argue):
+    """Share of the topic's nugget questions the report answers acceptably."""
+
+    NAME = "argue_nugget_coverage"
+
+    def ratio(self, c):
+        return c.covered, c.nuggets
+
+
+class ArgueSentenceSupport(_Argue):
+    """Share of the sentences needing a citation whose citation supports them."""
+
+    NAME = "argue_sentence_support"
+
+    def ratio(self, c):
+        return c.correctly_cited, c.needing
+
+
+class ArgueCitationSupport(_Argue):
+    """Share of citations that support their sentence."""
+
+    NAME = "argue_citation_support"
+
+    def ratio(self, c):
+        return c.supporting, c.citations
+
+
+class ArgueCitationRelevance(_Argue):
+    """Share of citations judged relevant to the topic."""
+
+    NAME = "argue_citation_relevance"
+
+    def ratio(self, c):
+        return c.relevant, c.citations
+
+
+class ArgueF1(_Argue):
+    """Harmonic mean of nugget coverage and sentence support."""
+
+    NAME = "argue_f1"
+
+    def compute(self, c):
+        return _hm(_ratio(c.covered, c.nuggets), _ratio(c.correctly_cited, c.needing))
+
+    def aggregate(self, counts):
+        if self.params["average"] == "macro":
+            return mean([self.score(c) for c in counts])
+        return _hm(_ratio(sum(c.covered for c in counts), sum(c.nuggets for c in counts)),
+                   _ratio(sum(c.correctly_cited for c in counts), sum(c.needing for c in counts)))
+
+
+argue_nugget_coverage = TRACK_METRICS.register(ArgueNuggetCoverage())
+argue_sentence_support = TRACK_METRICS.register(ArgueSentenceSupport())
+argue_citation_support = TRACK_METRICS.register(ArgueCitationSupport())
+argue_citation_relevance = TRACK_METRICS.register(ArgueCitationRelevance())
+argue_f1 = TRACK_METRICS.register(ArgueF1())
+ARGUE_METRICS: tuple[Metric, ...] = tuple(m(average=a) if a == "micro" else m for m in (
+    argue_nugget_coverage, argue_sentence_support, argue_citation_support, argue_citation_relevance, argue_f1)
+    for a in ("macro", "micro"))
+
+
+def argue_counts(topics: Sequence[Any], judgments: Iterable[Any], runs: Sequence[str] | None = None
+                 ) -> dict[str, dict[str, ArgueCounts]]:
+    """``{run: {topic: ArgueCounts}}`` from our topics (answers, aggregators) and sentence judgments."""
+    from evaluation.convert.argue import parse_aggregators
+    from evaluation.convert.common import NO_DOCUMENT
+
+    by: dict[tuple[str, str], list] = {}
+    for j in judgments:
+        by.setdefault((j.topic, j.run), []).append(j)
+    run_ids = list(runs) if runs else list(dict.fromkeys(r for _, r in by))
+    out: dict[str, dict[str, ArgueCounts]] = {r: {} for r in run_ids}
+    for t in topics:
+        aggs = parse_aggregators(t.rules)
+        for run in run_ids:
+            js = sorted(by.get((t.number, run), []), key=lambda j: j.bullet)
+            matched: dict[str, set[str]] = {}
+            needing = cited_ok = cites = supp = rel = 0
+            for j in js:
+                answers = j.extra.get("matched_answers") or {f: [] for f in j.facets}
+                for f, a in answers.items():
+                    matched.setdefault(f, set()).update(a)
+                real = [s for s in j.sources if s.post != NO_DOCUMENT]
+                if real or answers:
+                    needing += 1
+                    cited_ok += any(s.supports for s in real)
+                cites += len(real)
+                supp += sum(s.supports for s in real)
+                rel += sum(bool(s.extra.get("relevant")) for s in real)
+            covered = 0
+            for f in t.facets:
+                if f.id not in matched:
+                    continue
+                acceptable = {n.text for n in f.nuggets}
+                got = matched[f.id]
+                if not acceptable:
+                    covered += 1
+                elif aggs.get(f.id, "OR") == "AND":
+                    covered += acceptable <= got
+                else:
+                    covered += bool(acceptable & got) or (not got)  # a match without named answers counts
+            out[run][t.number] = ArgueCounts(t.number, run, bool(js), len(t.facets), covered, needing, cited_ok,
+                                             cites, supp, rel)
+    return out
+
+
+def score_argue(topics_path: str | os.PathLike, judgments_path: str | os.PathLike,
+                runs: Sequence[str] | None = None) -> dict[str, Any]:
+    """Score converted ARGUE judgments with the ARGUE metrics, macro and micro."""
+    from bolt.topics import read_topics
+    from evaluation.judgments import file_sha256, read_judgments
+
+    topics = read_topics(topics_path)
+    stats = argue_counts(topics, read_judgments(judgments_path), runs)
+    settings = {"track": "argue", "coverage": "OR: any acceptable answer, AND: every answer",
+                "needs_citation": "cites or answers a nugget", "unanswered": "0, counted", "topics": len(topics),
+                "judgments_sha256": file_sha256(judgments_path)[:12]}
+    return score_document(stats, ARGUE_METRICS, settings)

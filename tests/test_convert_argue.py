@@ -1,0 +1,103 @@
+"""``bolt convert`` for NeuCLIR/RAGTIME reports judged in the ARGUE style (nugget banks + sentence judgments).
+
+Hand-made data in tests/data/convert/argue (RAGTIME-shaped reports, citations {docid: confidence}).
+Topic 300: q1 OR {wheat, maize}, q2 AND {north, east}, q3 OR {gave subsidies}; topic 301: q1 {doubled}, q2 {China}.
+  runX/300: s1 cites d1 (attested, relevant), answers q1 wheat + q2 north; s2 cites d2 (not attested,
+     relevant), answers q2 east; s3 cites nothing, answers nothing.
+     covered q1, q2 (north and east over s1 + s2) -> 2/3; needing a citation s1, s2, correctly cited s1 -> 1/2;
+     citations 2, attested 1 -> 1/2; relevant 2 -> 1; f1 = 2·(2/3)(1/2)/(2/3 + 1/2) = 4/7
+  runX/301: s1 cites d5 (attested, relevant), d6 (neither), answers q1 -> coverage 1/2, sentence support 1/1,
+     citation support 1/2, relevance 1/2, f1 = 2·(1/2)(1)/(3/2) = 2/3
+  runY/300: s1 d3 q1 maize, s2 d1 q2 north (both attested, relevant), s3 answers q3 without citation
+     -> coverage q1, q3 (q2 AND lacks east) = 2/3; needing 3, correctly cited 2 -> 2/3; citations 2/2; relevance 2/2;
+     f1 = 2/3
+  runY/301: no report -> 0 (counted: 2 nuggets, nothing else)
+macro (mean over the two topics):
+  runX coverage (2/3 + 1/2)/2 = 7/12; sentence support (1/2 + 1)/2 = 3/4; citation support 1/2; relevance (1 + 1/2)/2 = 3/4;
+       f1 (4/7 + 2/3)/2 = 13/21
+  runY coverage 1/3; sentence support 1/3; citation support 1/2; relevance 1/2; f1 1/3
+micro (summed counts):
+  runX coverage (2 + 1)/(3 + 2) = 3/5; sentence support (1 + 1)/(2 + 1) = 2/3; citation support 2/4; relevance 3/4;
+       f1 = 2·(3/5)(2/3)/(3/5 + 2/3) = 12/19
+  runY coverage 2/5; sentence support 2/3; citation support 2/2; relevance 2/2; f1 = 2·(2/5)(2/3)/(2/5 + 2/3) = 1/2
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bolt.cli import main
+from bolt.submission import read_run
+from bolt.topics import read_topics
+from evaluation.convert.argue import export_argue, import_argue, parse_aggregators
+from evaluation.judgments import read_judgments
+
+DATA = Path(__file__).parent / "data" / "convert" / "argue"
+INPUTS = [DATA / "nugget-banks.jsonl", DATA / "judgments.jsonl"]
+M = "'micro'"
+EXPECTED = {
+    "runX": {"argue_nugget_coverage": 7 / 12, f"argue_nugget_coverage(average={M})": 3 / 5,
+             "argue_sentence_support": 3 / 4, f"argue_sentence_support(average={M})": 2 / 3,
+             "argue_citation_support": 1 / 2, f"argue_citation_support(average={M})": 1 / 2,
+             "argue_citation_relevance": 3 / 4, f"argue_citation_relevance(average={M})": 3 / 4,
+             "argue_f1": 13 / 21, f"argue_f1(average={M})": 12 / 19},
+    "runY": {"argue_nugget_coverage": 1 / 3, f"argue_nugget_coverage(average={M})": 2 / 5,
+             "argue_sentence_support": 1 / 3, f"argue_sentence_support(average={M})": 2 / 3,
+             "argue_citation_support": 1 / 2, f"argue_citation_support(average={M})": 1.0,
+             "argue_citation_relevance": 1 / 2, f"argue_citation_relevance(average={M})": 1.0,
+             "argue_f1": 1 / 3, f"argue_f1(average={M})": 1 / 2},
+}
+
+
+def test_convert_score_compare(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert main(["convert", "import", "argue", *map(str, INPUTS), "--out", str(out)]) == 0
+    topics = read_topics(out / "topics.xml")
+    assert parse_aggregators(topics[0].rules) == {"q2": "AND"}
+    assert [n.text for n in topics[0].facet("q1").nuggets] == ["wheat", "maize"]
+    assert topics[0].facet("q3").importance == "okay"
+    run = read_run(out / "runs" / "runX.xml")
+    assert [s.post for s in run.results["301"].bullets[0].sources] == ["d5", "d6"]
+    capsys.readouterr()
+    assert main(["convert", "score", "argue", "--topics", str(out / "topics.xml"),
+                 "--judgments", str(out / "judgments.jsonl"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for r, exp in EXPECTED.items():
+        assert doc["runs"][r]["mean"] == pytest.approx(exp, abs=1e-12), r
+    assert doc["runs"]["runX"]["topics"]["300"]["argue_f1"] == pytest.approx(4 / 7)
+    p = tmp_path / "argue.json"
+    p.write_text(json.dumps(doc))
+    assert main(["compare", str(p), "--metric", "argue_f1", "--json", "--resamples", "20", "--trials", "2"]) == 0
+    cmp = json.loads(capsys.readouterr().out)
+    assert cmp["rankings"]["argue_f1"] == ["runX", "runY"]
+    # micro citation support puts runY first (2/2 against 2/4), the reverse of f1.
+    assert cmp["rankings"][f"argue_citation_support(average={M})"] == ["runY", "runX"]
+
+
+def test_round_trip(tmp_path):
+    first = import_argue(INPUTS, tmp_path / "a")
+    back = tmp_path / "back"
+    export_argue(back, runs=first.runs, topics=first.topics, judgments=first.judgments)
+    again = import_argue(sorted(back.glob("*.jsonl")), tmp_path / "b")
+    assert read_topics(first.topics) == read_topics(again.topics)
+    assert {p.name: read_run(p).results for p in first.runs} == {p.name: read_run(p).results for p in again.runs}
+    a, b = read_judgments(first.judgments), read_judgments(again.judgments)
+    assert a == b and [j.extra for j in a] == [j.extra for j in b]
+    assert [[s.extra for s in j.sources] for j in a] == [[s.extra for s in j.sources] for j in b]
+
+
+def test_errors_name_file_line_and_fix(tmp_path, capsys):
+    bad = tmp_path / "bad"
+    shutil.copytree(DATA, bad)
+    text = (bad / "judgments.jsonl").read_text().replace("Which crops failed?", "Which crops did well?", 1)
+    (bad / "judgments.jsonl").write_text(text)
+    with open(bad / "nugget-banks.jsonl", "a") as fh:
+        fh.write('{"query_id": "302", "nugget_bank": {"x": {"question": "Who?", "aggregator_type": "NOT"}}}\n')
+    assert main(["convert", "import", "argue", *(str(bad / p.name) for p in INPUTS), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad / 'judgments.jsonl'}:1: topic 300 bullet 1: sentence 1 answers 'Which crops did well?'" in err
+    assert f"{bad / 'nugget-banks.jsonl'}:3: topic 302: nugget 'x': aggregator 'NOT' is not read" in err
+    assert not (tmp_path / "o").exists()
