@@ -32,7 +32,7 @@ from typing import Iterator, NamedTuple
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import Facet, Topic, read_topics, write_topics
 from evaluation.convert.common import (ASTERISKS, Problems, bullet, check_duplicate_texts, is_number, iter_lines,
-                                       judgment)
+                                       judgment, one_folder)
 from evaluation.judgments import read_holistic, read_judgments, write_judgments
 from indexing.atomic import atomic_write_text
 from indexing.errors import ToolkitError
@@ -541,10 +541,8 @@ def _write(path: Path, lines: list[str], written: list[Path]) -> None:
 
 
 def import_cli(inputs: list[str], out: str) -> Converted:
-    if len(inputs) != 1:
-        raise ToolkitError(f"aquaint-pilot reads one folder, got {len(inputs)} inputs",
-                           hint="give the folder holding questions, Q.<n>, holistic and the nugget files")
-    return import_pilot(inputs[0], out)
+    return import_pilot(one_folder(FORMAT, inputs, "give the folder holding questions, Q.<n>, holistic and the "
+                                   "nugget files"), out)
 
 
 def export_cli(out: str, *, runs: list[str], topics: dict[str, str], judgments: dict[str, str],

@@ -30,11 +30,10 @@ from typing import Any, Iterator, NamedTuple
 
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import Facet, Nugget, Topic, read_topics, write_topics
-from evaluation.convert.common import (NO_DOCUMENT, Problems, bullet, check_duplicate_texts, iter_json_lines,
-                                       iter_lines, write_jsonl)
+from evaluation.convert.common import (NO_DOCUMENT, Problems, bullet, check_duplicate_texts, cited_documents,
+                                       iter_json_lines, iter_lines, one_topics_file, write_jsonl)
 from evaluation.convert.rag import Report, parse_report
 from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
-from indexing.errors import ToolkitError
 from indexing.lookup import count_words
 
 FORMAT = "argue"
@@ -346,7 +345,7 @@ def export_argue(out: str | os.PathLike, *, runs: list, topics: str | os.PathLik
             refs: list[str] = []
             responses, segs = [], []
             for b in res.bullets:
-                cites = [s.post for s in b.sources if s.post != NO_DOCUMENT]
+                cites = cited_documents(b)
                 refs += [c for c in cites if c not in refs]
                 responses.append({"text": b.text, "citations": cites})
                 j = judged.get((t.number, r.run_id, b.position))
@@ -381,8 +380,5 @@ def import_cli(inputs: list[str], out: str) -> Converted:
 
 def export_cli(out: str, *, runs: list[str], topics: dict[str, str], judgments: dict[str, str],
                holistic: str | None = None, votes: str | None = None) -> list[Path]:
-    if len(topics) != 1 or len(judgments) > 1 or not runs or holistic or votes:
-        raise ToolkitError("argue export takes --runs, one --topics and at most one --judgments file",
-                           hint="see 'bolt convert export --help'")
-    return export_argue(out, runs=runs, topics=next(iter(topics.values())),
-                        judgments=next(iter(judgments.values()), None))
+    t, j = one_topics_file(FORMAT, topics, judgments, runs, holistic=holistic, votes=votes)
+    return export_argue(out, runs=runs, topics=t, judgments=j)

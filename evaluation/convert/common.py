@@ -136,3 +136,27 @@ def check_duplicate_texts(file: str | os.PathLike, lines: dict[int, int], texts:
 def results_of(items: dict[str, dict[str, list[Bullet]]]) -> dict[str, list[Result]]:
     """``{run: {topic: bullets}}`` -> ``{run: [Result, ...]}`` in first-seen topic order."""
     return {run: [Result(topic, tuple(bs)) for topic, bs in by_topic.items()] for run, by_topic in items.items()}
+
+
+def one_folder(fmt: str, inputs: list, hint: str) -> str:
+    """The single input folder of a folder-based format, or a ToolkitError saying what to give."""
+    if len(inputs) != 1:
+        raise ToolkitError(f"{fmt} reads one folder, got {len(inputs)} inputs", hint=hint)
+    return inputs[0]
+
+
+def one_topics_file(fmt: str, topics: dict[str, str], judgments: dict[str, str], runs: list, *,
+                    judgments_required: bool = False, **unused: Any) -> tuple[str, str | None]:
+    """(topics file, judgments file or None) of an export that has no assessors apart."""
+    extra = [f"--{k}" for k, v in unused.items() if v]
+    if (len(topics) != 1 or len(judgments) > 1 or not runs or extra
+            or (judgments_required and not judgments)):
+        raise ToolkitError(f"{fmt} export takes --runs, one --topics and {'one' if judgments_required else 'at most one'}"
+                           f" --judgments file{'; leave out ' + ', '.join(extra) if extra else ''}",
+                           hint="see 'bolt convert export --help'")
+    return next(iter(topics.values())), next(iter(judgments.values()), None)
+
+
+def cited_documents(b: Bullet) -> list[str]:
+    """The documents a converted bullet cites (the NO-DOCUMENT placeholder left out)."""
+    return [s.post for s in b.sources if s.post != NO_DOCUMENT]

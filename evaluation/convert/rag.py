@@ -28,17 +28,15 @@ not; the track's own metrics are in :mod:`evaluation.convert.track_metrics`.
 from __future__ import annotations
 
 import os
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import IMPORTANCES, Facet, Topic, read_topics, write_topics
-from evaluation.convert.common import (NO_DOCUMENT, Problems, bullet, check_duplicate_texts, iter_json_lines,
-                                       judgment, write_jsonl)
+from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, cited_documents, iter_json_lines,
+                                       judgment, one_topics_file, write_jsonl)
 from evaluation.judgments import read_judgments, write_judgments
-from indexing.errors import ToolkitError
 
 FORMAT = "trec-rag"
 GRADES = ("support", "partial_support", "not_support")
@@ -328,7 +326,6 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
     """Write ``answers.jsonl`` (TREC RAG 2024 shape), ``nuggets.jsonl`` and ``assignments.jsonl``."""
     out = Path(out)
     ts = read_topics(topics)
-    query = {t.number: t.query for t in ts}
     written = []
     answers = []
     texts: dict[tuple[str, str], list[str]] = {}
@@ -341,14 +338,9 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
             refs: list[str] = []
             sentences = []
             for b in res.bullets:
-                cites = []
-                for s in b.sources:
-                    if s.post == NO_DOCUMENT:
-                        continue
-                    if s.post not in refs:
-                        refs.append(s.post)
-                    cites.append(refs.index(s.post))
-                sentences.append({"text": b.text, "citations": cites})
+                docs = cited_documents(b)
+                refs += [d for d in docs if d not in refs]
+                sentences.append({"text": b.text, "citations": [refs.index(d) for d in docs]})
             texts[(r.run_id, t.number)] = [b.text for b in res.bullets]
             answers.append({"run_id": r.run_id, "topic_id": t.number, "topic": t.query, "references": refs,
                             "response_length": sum(len(b.text.split()) for b in res.bullets), "answer": sentences})
@@ -359,21 +351,18 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
                 out / "nuggets.jsonl")
     written.append(out / "nuggets.jsonl")
     if judgments:
-        facets = {t.number: t.facets for t in ts}
-        graded: dict[tuple[str, str], dict[str, str]] = {}
-        covered: dict[tuple[str, str], set[str]] = defaultdict(set)
-        for j in read_judgments(judgments):
-            if j.extra.get("nugget_assignments") is not None:
-                graded[(j.topic, j.run)] = j.extra["nugget_assignments"]
-            covered[(j.topic, j.run)].update(j.facets)  # our own judgments: any bullet's facets support
+        from evaluation.convert.track_metrics import autonugget_stats
+
         rows = []
-        for (topic, run), fs in covered.items():
-            grades = graded.get((topic, run)) or {f.id: ("support" if f.id in fs else "not_support")
-                                                  for f in facets.get(topic, ())}
-            rows.append({"qid": topic, "run_id": run, "query": query.get(topic),
-                         "answer_text": " ".join(texts.get((run, topic), [])),
-                         "nuggets": [{"text": f.desc, "importance": f.importance,
-                                      "assignment": grades.get(f.id, "not_support")} for f in facets.get(topic, ())]})
+        for run, by_topic in autonugget_stats(ts, read_judgments(judgments)).items():
+            for t in ts:
+                g = by_topic[t.number]
+                if not g.responded:
+                    continue
+                rows.append({"qid": t.number, "run_id": run, "query": t.query,
+                             "answer_text": " ".join(texts.get((run, t.number), [])),
+                             "nuggets": [{"text": f.desc, "importance": f.importance, "assignment": grade}
+                                         for f, (_, grade) in zip(t.facets, g.grades)]})
         write_jsonl(rows, out / "assignments.jsonl")
         written.append(out / "assignments.jsonl")
     return written
@@ -385,8 +374,5 @@ def import_cli(inputs: list[str], out: str) -> Converted:
 
 def export_cli(out: str, *, runs: list[str], topics: dict[str, str], judgments: dict[str, str],
                holistic: str | None = None, votes: str | None = None) -> list[Path]:
-    if len(topics) != 1 or len(judgments) > 1 or not runs or holistic or votes:
-        raise ToolkitError("trec-rag export takes --runs, one --topics and at most one --judgments file",
-                           hint="see 'bolt convert export --help'")
-    return export_rag(out, runs=runs, topics=next(iter(topics.values())),
-                      judgments=next(iter(judgments.values()), None))
+    t, j = one_topics_file(FORMAT, topics, judgments, runs, holistic=holistic, votes=votes)
+    return export_rag(out, runs=runs, topics=t, judgments=j)

@@ -27,7 +27,8 @@ from typing import Iterator, NamedTuple
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import IMPORTANCES, VOTES_HEADER, Facet, Topic, read_topics, read_votes, write_topics, write_votes
 from evaluation.convert.aquaint import ASSESSOR_PREFIX, iter_items, iter_marks, iter_questions
-from evaluation.convert.common import Problems, bullet, check_duplicate_texts, iter_lines, judgment
+from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, iter_lines, judgment, one_folder,
+                                       one_topics_file)
 from evaluation.judgments import read_judgments, write_judgments
 from indexing.atomic import atomic_write_text
 from indexing.errors import ToolkitError
@@ -274,18 +275,11 @@ def read_votes_rows(path: str | os.PathLike) -> list[tuple[str, str, str, str]]:
 
 
 def import_cli(inputs: list[str], out: str) -> Converted:
-    if len(inputs) != 1:
-        raise ToolkitError(f"trec-qa reads one folder, got {len(inputs)} inputs",
-                           hint="give the folder holding questions, nuggets, responses, judgments [, votes]")
-    return import_trecqa(inputs[0], out)
+    return import_trecqa(one_folder(FORMAT, inputs, "give the folder holding questions, nuggets, responses, "
+                                    "judgments [, votes]"), out)
 
 
 def export_cli(out: str, *, runs: list[str], topics: dict[str, str], judgments: dict[str, str],
                holistic: str | None = None, votes: str | None = None) -> list[Path]:
-    if len(topics) != 1 or len(judgments) != 1 or not runs:
-        raise ToolkitError("trec-qa export takes --runs, one --topics and one --judgments file",
-                           hint="see 'bolt convert export --help'")
-    if holistic:
-        raise ToolkitError("trec-qa has no holistic file", hint="leave out --holistic")
-    return export_trecqa(out, runs=runs, topics=next(iter(topics.values())),
-                         judgments=next(iter(judgments.values())), votes=votes)
+    t, j = one_topics_file(FORMAT, topics, judgments, runs, judgments_required=True, holistic=holistic)
+    return export_trecqa(out, runs=runs, topics=t, judgments=j, votes=votes)
