@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
@@ -32,6 +31,7 @@ from bolt.submission import Result, read_run, write_run
 from bolt.topics import Facet, Nugget, Topic, read_topics, write_topics
 from evaluation.convert.common import (NO_DOCUMENT, Problems, bullet, check_duplicate_texts, cited_documents,
                                        iter_json_lines, iter_lines, one_topics_file, write_jsonl)
+from evaluation.convert import rag
 from evaluation.convert.rag import Report, parse_report
 from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
 from indexing.lookup import count_words
@@ -217,14 +217,8 @@ def iter_inputs(path: str | os.PathLike, problems: Problems) -> Iterator[Bank | 
 # --------------------------------------------------------------------------- import
 
 
-@dataclass
-class Converted:
-    out: Path
-    topics: Path
-    judgments: Path | None
-    runs: list[Path]
-    counts: dict[str, int]
-    warnings: list = field(default_factory=list)
+class Converted(rag.Converted):
+    """What an ARGUE import wrote; the next commands use the ARGUE metrics."""
 
     def commands(self) -> list[str]:
         if self.judgments is None:

@@ -82,6 +82,15 @@ class ANWeighted(_AutoNugget):
     WEIGHTS = WEIGHT
 
 
+def parse_track_metric(text: str) -> Metric:
+    """``"AN_vital(strict=True)"`` -> the metric object (read with ``ast``, never ``eval``), as ``parse_metric``."""
+    from bolt.spec import parse_call
+
+    name, params = parse_call(text, what="metric", bare_words=True)
+    proto = TRACK_METRICS.get(name)
+    return proto(**params) if params else proto
+
+
 AN_all = TRACK_METRICS.register(ANAll())
 AN_vital = TRACK_METRICS.register(ANVital())
 AN_weighted = TRACK_METRICS.register(ANWeighted())

@@ -1,0 +1,60 @@
+"""``bolt convert``'s command line: actions, errors that say what to do, and the track metrics' names."""
+from __future__ import annotations
+
+import pytest
+
+from bolt.cli import main
+from evaluation.convert import FORMATS
+from evaluation.convert.track_metrics import (ARGUE_METRICS, AUTONUGGET_METRICS, NuggetGrades, AN_vital, AN_weighted,
+                                              parse_track_metric)
+
+
+def test_formats_lists_every_format(capsys):
+    assert main(["convert", "formats"]) == 0
+    out = capsys.readouterr().out
+    for name in FORMATS:
+        assert name in out
+    assert "import+export" in out
+
+
+def test_no_action_is_a_usage_error(capsys):
+    assert main(["convert"]) == 2
+    assert "give an action" in capsys.readouterr().err
+
+
+def test_missing_folder_names_it(tmp_path, capsys):
+    missing = tmp_path / "nope"
+    assert main(["convert", "import", "aquaint-pilot", str(missing), "--out", str(tmp_path / "o")]) == 1
+    assert f"error: {missing}: not a folder" in capsys.readouterr().err
+
+
+def test_export_with_two_topics_files_says_what_to_give(tmp_path, capsys):
+    code = main(["convert", "export", "trec-rag", "--out", str(tmp_path), "--runs", "r.xml",
+                 "--topics", "a=t1.xml", "b=t2.xml"])
+    assert code == 1
+    assert "trec-rag export takes --runs, one --topics" in capsys.readouterr().err
+
+
+def test_unknown_format_is_refused_by_argparse(capsys):
+    assert main(["convert", "import", "trec-2099", "x", "--out", "y"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("metric", AUTONUGGET_METRICS + ARGUE_METRICS)
+def test_track_metric_names_round_trip(metric):
+    assert parse_track_metric(repr(metric)) == metric
+
+
+def test_track_metric_params_are_checked():
+    with pytest.raises(ValueError, match="strict must be bool"):
+        AN_vital(strict="yes")
+    with pytest.raises(ValueError, match="choose one of"):
+        parse_track_metric("argue_f1(average='median')")
+
+
+def test_unanswered_topic_scores_zero_and_weights_by_hand():
+    # vital support (1·1) + okay partial (0.5·0.5) over weights 1 + 0.5 = 1.25/1.5 = 5/6; strict: 1/1.5 = 2/3
+    g = NuggetGrades("t", "r", True, (("vital", "support"), ("okay", "partial_support")))
+    assert AN_weighted.score(g) == pytest.approx(5 / 6)
+    assert AN_weighted(strict=True).score(g) == pytest.approx(2 / 3)
+    assert AN_weighted.score(g._replace(responded=False)) == 0.0
