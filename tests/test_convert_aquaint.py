@@ -97,6 +97,21 @@ def test_converted_files(converted):
     assert len(read_holistic(converted / "holistic.tsv")) == 8 * 3
 
 
+def test_converted_runs_validate(converted, capsys):
+    runs = sorted(str(p) for p in (converted / "runs").glob("*.xml"))
+    for a in ("author", "other"):
+        assert main(["validate", *runs, "--topics", str(converted / f"topics.{a}.xml")]) == 0, capsys.readouterr().err
+
+
+def test_wrapped_nugget_text_is_joined(tmp_path):
+    folder = tmp_path / "p"
+    shutil.copytree(DATA, folder)
+    (folder / "1.author").write_text("1 * daughter of the poet\n    Lord Byron\n2 * wrote the first published algorithm\n"
+                                     "3 worked with Charles Babbage\n")
+    conv = import_pilot(folder, tmp_path / "o")
+    assert read_topics(conv.topics["author"])[0].facet("1").desc == "daughter of the poet Lord Byron"
+
+
 @pytest.mark.parametrize("assessor", ["author", "other"])
 def test_nugget_f_beta5_and_beta2_match_hand_values(capsys, converted, assessor):
     for beta, expected in ((5, F5), (2, F2)):

@@ -65,6 +65,11 @@ def test_every_report_shape_is_read(conv):
     assert [(f.id, f.importance) for f in topics[1].facets] == [("1", "vital"), ("2", "vital"), ("3", "okay")]
 
 
+def test_converted_runs_validate(conv, capsys):
+    runs = sorted(str(p) for p in (conv / "runs").glob("*.xml"))
+    assert main(["validate", *runs, "--topics", str(conv / "topics.xml")]) == 0, capsys.readouterr().err
+
+
 def test_autonuggetizer_metrics_match_hand_values(conv, capsys):
     capsys.readouterr()
     assert main(["convert", "score", "autonuggetizer", "--topics", str(conv / "topics.xml"),

@@ -16,8 +16,12 @@ EPILOG = """examples:
   bolt convert import aquaint-pilot PILOT_DIR --out conv/
   bolt convert export aquaint-pilot --out back/ --runs conv/runs/*.xml --topics author=conv/topics.author.xml \\
       --judgments author=conv/judgments.author.jsonl --holistic conv/holistic.tsv
+  bolt convert import trec-qa QA_DIR --out conv/      # then: bolt score ... --beta 3 --votes conv/votes.tsv
   bolt convert import trec-rag answers.jsonl nuggets.jsonl assignments.jsonl --out conv/
   bolt convert score autonuggetizer --topics conv/topics.xml --judgments conv/judgments.jsonl
+  bolt convert import argue nugget-banks.jsonl judgments.jsonl --out conv/
+  bolt convert score argue --topics conv/topics.xml --judgments conv/judgments.jsonl --json > argue.json
+  bolt compare argue.json --metric argue_f1
   bolt convert formats
 See docs/formats.md for every format and which metrics apply."""
 

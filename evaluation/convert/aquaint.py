@@ -178,14 +178,19 @@ def iter_holistic(path: str | os.PathLike, problems: Problems) -> Iterator[Pilot
 
 
 def iter_nuggets(path: str | os.PathLike, problems: Problems) -> Iterator[PilotNugget]:
-    """``N [*] nugget text`` lines of a nugget list."""
+    """``N [*] nugget text`` lines of a nugget list; an indented line continues the nugget above it."""
     seen: dict[str, int] = {}
+    pending: PilotNugget | None = None
     for lineno, text in iter_lines(path):
         if not text.strip() or text.lstrip().startswith("#"):
             continue
+        if pending is not None and text[:1].isspace() and not text.strip()[:1].isdigit():
+            pending = pending._replace(text=f"{pending.text} {text.strip()}")  # a wrapped nugget text
+            continue
         m = _NUGGET_LINE.match(text)
         if m is None or not m.group(3):
-            problems.error(path, lineno, "nugget-line", "expected 'NUMBER [*] nugget text' ('*' marks a vital nugget)")
+            problems.error(path, lineno, "nugget-line", "expected 'NUMBER [*] nugget text' ('*' marks a vital nugget; "
+                           "indent a line that continues the nugget above)")
             continue
         number = str(int(m.group(1)))
         if number in seen:
@@ -193,7 +198,11 @@ def iter_nuggets(path: str | os.PathLike, problems: Problems) -> Iterator[PilotN
                            f"{seen[number]}); number each nugget once")
             continue
         seen[number] = lineno
-        yield PilotNugget(number, m.group(2) is not None, m.group(3), lineno)
+        if pending is not None:
+            yield pending
+        pending = PilotNugget(number, m.group(2) is not None, m.group(3), lineno)
+    if pending is not None:
+        yield pending
 
 
 def iter_marks(path: str | os.PathLike, problems: Problems, qnum_re: re.Pattern = QNUM) -> Iterator[PilotMark]:
