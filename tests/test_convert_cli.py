@@ -35,6 +35,34 @@ def test_export_with_two_topics_files_says_what_to_give(tmp_path, capsys):
     assert "trec-rag export takes --runs, one --topics" in capsys.readouterr().err
 
 
+def test_check_writes_nothing(tmp_path, capsys):
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "convert" / "trecqa"
+    assert main(["convert", "import", "trec-qa", str(data), "--check"]) == 0
+    err = capsys.readouterr().err
+    assert "trec-qa: the input is valid (2 questions, 6 nuggets, 2 runs" in err and "nothing was written" in err
+
+
+def test_score_with_missing_topics_file_names_it(capsys):
+    assert main(["convert", "score", "argue", "--topics", "missing.xml", "--judgments", "x.jsonl"]) == 1
+    assert "missing.xml" in capsys.readouterr().err
+
+
+def test_track_scores_table(tmp_path, capsys):
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "convert" / "argue"
+    assert main(["convert", "import", "argue", str(data / "nugget-banks.jsonl"), str(data / "judgments.jsonl"),
+                 "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert main(["convert", "score", "argue", "--topics", str(tmp_path / "topics.xml"),
+                 "--judgments", str(tmp_path / "judgments.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "runX" in out and "0.6190" in out  # argue_f1 macro of runX = 13/21
+    assert "track:argue" in out
+
+
 def test_unknown_format_is_refused_by_argparse(capsys):
     assert main(["convert", "import", "trec-2099", "x", "--out", "y"]) == 2
     assert "invalid choice" in capsys.readouterr().err

@@ -37,7 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     imp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.import_name],
                      help="the input's format (bolt convert formats)")
     imp.add_argument("inputs", nargs="+", metavar="INPUT", help="the input folder or files (see docs/formats.md)")
-    imp.add_argument("--out", required=True, metavar="DIR", help="folder for the converted files")
+    out = imp.add_mutually_exclusive_group(required=True)
+    out.add_argument("--out", metavar="DIR", help="folder for the converted files")
+    out.add_argument("--check", action="store_true", help="only check the input (every problem, file and line); "
+                     "write nothing")
     exp = sub.add_parser("export", help="write our topics, runs and judgments in another evaluation's format",
                          formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     exp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.export_name])
@@ -89,6 +92,16 @@ def run(args: argparse.Namespace) -> int:
         return _score(args)
     spec = FORMATS[args.format]
     try:
+        if args.action == "import" and args.check:
+            import tempfile
+
+            with tempfile.TemporaryDirectory(prefix="bolt-convert-check-") as tmp:
+                result = spec.importer(args.inputs, tmp)
+            for p in result.warnings:
+                print(p.format(), file=sys.stderr)
+            counts = ", ".join(f"{v} {k}" for k, v in result.counts.items())
+            print(f"{args.format}: the input is valid ({counts}); nothing was written", file=sys.stderr)
+            return SUCCESS
         if args.action == "import":
             result = spec.importer(args.inputs, args.out)
         else:
