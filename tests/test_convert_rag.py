@@ -124,3 +124,20 @@ def test_errors_name_file_line_and_fix(tmp_path, capsys):
     assert f"{bad / 'assignments.jsonl'}:6: topic 2024-1002: nugget 1 assignment 'yes' must be one of" in err
     assert f"{bad / 'assignments.jsonl'}:7: not valid JSON" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_empty_answer_keeps_its_grades(tmp_path, capsys):
+    # runE gives an empty answer to 2024-1002 but is graded partial on n1 (vital): AN_vital = 0.5/2 = 1/4 there.
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text('{"run_id": "runE", "topic_id": "2024-1002", "references": [], "answer": []}\n')
+    assign = tmp_path / "assign.jsonl"
+    assign.write_text('{"qid": "2024-1002", "run_id": "runE", "nuggets": [{"text": "sunlight is scattered by air '
+                      'molecules", "importance": "vital", "assignment": "partial_support"}]}\n')
+    out = tmp_path / "o"
+    assert main(["convert", "import", "trec-rag", str(DATA / "nuggets.jsonl"), str(answers), str(assign),
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["convert", "score", "autonuggetizer", "--topics", str(out / "topics.xml"),
+                 "--judgments", str(out / "judgments.jsonl"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["runs"]["runE"]["topics"]["2024-1002"]["AN_vital"] == pytest.approx(0.25)

@@ -246,7 +246,7 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
                                "again; keep one report", rep.topic)
                 continue
             reports[key] = r
-            check_duplicate_texts(rep.file, {}, [s.text for s in rep.sentences], rep.topic, rep.run, problems)
+            check_duplicate_texts(rep.file, rep.line, [s.text for s in rep.sentences], rep.topic, rep.run, problems)
     questions = {t: {n.question: n.id for n in b.nuggets} for t, b in banks.items()}
     for (run, topic), r in reports.items():
         if not isinstance(r, JudgedReport):

@@ -116,9 +116,14 @@ def judgment(topic: str, run: str, position: int, assessor: str, text: str, face
                     tuple(JudgedSource(d, 0, None, bool(facets)) for d in srcs), dict(extra or {}))
 
 
-def check_duplicate_texts(file: str | os.PathLike, lines: dict[int, int], texts: list[str], topic: str, run: str,
+def check_duplicate_texts(file: str | os.PathLike, lines: dict[int, int] | int, texts: list[str], topic: str, run: str,
                           problems: Problems) -> None:
-    """Our submission format refuses a repeated bullet text within a response: say where and what to do."""
+    """Our submission format refuses a repeated bullet text within a response: say where and what to do.
+
+    ``lines`` maps item positions to file lines, or is the one line holding the whole response (JSONL).
+    """
+    if isinstance(lines, int):
+        lines = dict.fromkeys(range(1, len(texts) + 1), lines)
     seen: dict[str, int] = {}
     for i, t in enumerate(texts, start=1):
         key = clean_text(t)

@@ -243,7 +243,7 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
                                    f"(first at {first.file}:{first.line}); keep one answer", r.topic)
                     continue
                 reports[r.run][r.topic] = r
-                check_duplicate_texts(r.file, {}, [s.text for s in r.sentences], r.topic, r.run, problems)
+                check_duplicate_texts(r.file, r.line, [s.text for s in r.sentences], r.topic, r.run, problems)
                 if r.query:
                     queries.setdefault(r.topic, r.query)
             elif isinstance(r, NuggetList):
@@ -308,7 +308,8 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
             grades = {ids[text]: g for text, _, g in a.nuggets}
             supported = [f for f, g in grades.items() if g == "support"]
             rep = reports.get(a.run, {}).get(a.topic)
-            sentences = rep.sentences if rep else (Sentence("", ()),)
+            # An empty (or absent) answer still keeps its grades, on a bullet 1 that bolt score ignores.
+            sentences = rep.sentences if rep and rep.sentences else (Sentence("", ()),)
             for k, s in enumerate(sentences, start=1):
                 extra = {"nugget_assignments": grades, "assignment_level": "answer"} if k == 1 else {}
                 js.append(judgment(a.topic, a.run, k, ASSESSOR, s.text, supported if k == 1 else [], s.citations,
