@@ -189,3 +189,29 @@ def test_repeated_item_is_refused_with_a_fix(tmp_path, capsys):
     (bad / "Q.2").write_text(text)
     assert main(["convert", "import", "aquaint-pilot", str(bad), "--out", str(tmp_path / "o")]) == 1
     assert "Q.2:2: topic 2: run A: item 2 repeats the text of item 1" in capsys.readouterr().err
+
+
+def test_holistic_only_pilot_scores_holistic(tmp_path, capsys):
+    # Without nugget lists and marks, the questions, runs and holistic scores still convert and score.
+    folder = tmp_path / "p"
+    folder.mkdir()
+    for name in ("questions", "Q.1", "Q.2", "holistic"):
+        shutil.copy(DATA / name, folder / name)
+    conv = import_pilot(folder, tmp_path / "o")
+    cmds = conv.commands()
+    assert any("--avg-nugget-words 1 --beta 5 --holistic" in c and "holistic.contractor.tsv" in c for c in cmds)
+    runs = [str(p) for p in conv.runs]
+    assert main(["score", *runs, "--topics", str(conv.topics["questions"]), "--judgments",
+                 str(conv.judgments["questions"]), "--avg-nugget-words", "1", "--holistic",
+                 str(conv.holistic["contractor"]), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {r: d["mean"]["holistic"] for r, d in doc["runs"].items()} == pytest.approx(HOLISTIC["contractor"])
+
+
+def test_question_without_nugget_list_is_a_warning(tmp_path):
+    folder = tmp_path / "p"
+    shutil.copytree(DATA, folder)
+    (folder / "2.other").unlink()
+    (folder / "sys.2.other").unlink()
+    conv = import_pilot(folder, tmp_path / "o")
+    assert [p.rule for p in conv.warnings].count("nuggets-missing") == 1

@@ -298,6 +298,8 @@ class Converted:
             hol = self.holistic.get(a)
             score = self.out / f"scores.{a}.json"
             judg = f" --judgments {self.judgments[t]}" if t in self.judgments else ""
+            if t == "questions":  # no nuggets: P_n's words-per-nugget is undefined and unused here
+                judg += " --avg-nugget-words 1"
             out.append(f"bolt score {runs} --topics {self.topics[t]}{judg} --beta {beta:g}"
                        + (f" --holistic {hol}" if hol else "") + f" --json > {score}")
             files.append((a, score))
@@ -357,6 +359,12 @@ def import_pilot(folder: str | os.PathLike, out: str | os.PathLike) -> Converted
                                f"{files.questions.name}; rename the file or add the question")
                 continue
             nuggets.setdefault(assessor, {})[qnum] = list(iter_nuggets(path, problems))
+    for assessor, by_q in nuggets.items():
+        for qnum in questions:
+            if qnum not in by_q:
+                problems.warning(files.questions, questions[qnum].line, "nuggets-missing",
+                                 f"assessor {assessor} has no nugget list {qnum}.{assessor}; the question gets no "
+                                 "facets and every run scores 0 on it", qnum)
 
     # Marks: check each against the responses and the assessor's list.
     marks: dict[str, list[PilotMark]] = {}
@@ -414,9 +422,11 @@ def import_pilot(folder: str | os.PathLike, out: str | os.PathLike) -> Converted
             topics.append(Topic(qnum, q.text, facets=facets))
         topics_paths[assessor] = out / f"topics.{assessor}.xml"
         write_topics(topics, topics_paths[assessor])
-    if not nuggets:  # no nugget lists: the questions alone (holistic scoring only)
+    if not nuggets:  # no nugget lists: the questions alone, and no judgments (holistic scoring only)
         topics_paths["questions"] = out / "topics.xml"
         write_topics([Topic(q.qnum, q.text) for q in questions.values()], topics_paths["questions"])
+        judgment_paths["questions"] = out / "judgments.none.jsonl"
+        write_judgments([], judgment_paths["questions"], header={"assessor": "none", "converted_from": FORMAT})
     runs_dir = out / "runs"
     for run, by_q in items.items():
         results = []
