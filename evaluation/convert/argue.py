@@ -293,7 +293,7 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
         ids = questions.get(topic, {})
         for k, s in enumerate(r.sentences, start=1):
             matched = {ids[q]: list(a) for q, a in s.matched.items() if a}
-            docs = s.citations or (NO_DOCUMENT,)
+            docs = tuple(dict.fromkeys(s.citations)) or (NO_DOCUMENT,)  # as bullet() writes them
             sources = tuple(JudgedSource(d, 0, None, bool(s.attested.get(d, False)), None,
                                          {"relevant": s.relevant[d]} if d in s.relevant else {}) for d in docs)
             words = count_words(s.text)
