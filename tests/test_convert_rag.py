@@ -141,3 +141,25 @@ def test_empty_answer_keeps_its_grades(tmp_path, capsys):
                  "--judgments", str(out / "judgments.jsonl"), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["runs"]["runE"]["topics"]["2024-1002"]["AN_vital"] == pytest.approx(0.25)
+
+
+def test_gzipped_inputs_are_read(tmp_path):
+    import gzip
+
+    gz = []
+    for p in INPUTS:
+        target = tmp_path / (p.name + ".gz")
+        target.write_bytes(gzip.compress(p.read_bytes()))
+        gz.append(target)
+    a, b = import_rag(INPUTS, tmp_path / "plain"), import_rag(gz, tmp_path / "gz")
+    assert read_judgments(a.judgments) == read_judgments(b.judgments)
+    assert read_topics(a.topics) == read_topics(b.topics)
+
+
+def test_truncated_gzip_names_the_file(tmp_path, capsys):
+    import gzip
+
+    bad = tmp_path / "answers.jsonl.gz"
+    bad.write_bytes(gzip.compress(INPUTS[1].read_bytes())[:-12])
+    assert main(["convert", "import", "trec-rag", str(bad), "--out", str(tmp_path / "o")]) == 1
+    assert f"error: {bad}: not a complete gzip file" in capsys.readouterr().err

@@ -132,7 +132,7 @@ def _bank(obj: Any, file: str, line: int | None, problems: Problems) -> Bank | N
 def iter_banks(path: str | os.PathLike, problems: Problems) -> Iterator[Bank]:
     """Banks of a ``.json`` file (one bank or a list) or of a JSONL file (one per line)."""
     file = str(path)
-    if file.endswith(".json"):
+    if file.endswith((".json", ".json.gz")):
         try:
             doc = json.loads("".join(t + "\n" for _, t in iter_lines(path)))
         except json.JSONDecodeError as exc:
@@ -192,7 +192,7 @@ def _judged(obj: dict, file: str, line: int, problems: Problems) -> JudgedReport
 
 def iter_inputs(path: str | os.PathLike, problems: Problems) -> Iterator[Bank | JudgedReport | Report]:
     """A file of banks, of judged reports (``report`` + ``judgments``) or of bare reports."""
-    if str(path).endswith(".json"):
+    if str(path).endswith((".json", ".json.gz")):
         yield from iter_banks(path, problems)
         return
     for lineno, obj in iter_json_lines(path, problems):

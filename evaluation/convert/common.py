@@ -8,6 +8,7 @@ file is exactly what ``bolt score`` reads.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -56,11 +57,12 @@ class Problems:
 
 
 def iter_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
-    """``(line number, text without the line break)`` of a UTF-8 file, streamed."""
+    """``(line number, text without the line break)`` of a UTF-8 file (``.gz`` read through gzip), streamed."""
     path = Path(path)
     lineno = 0
     try:
-        with open(path, "r", encoding="utf-8", newline="") as fh:
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8", newline="") as fh:
             for lineno, text in enumerate(fh, start=1):
                 yield lineno, text.rstrip("\r\n")
     except FileNotFoundError:
@@ -70,6 +72,9 @@ def iter_lines(path: str | os.PathLike) -> Iterator[tuple[int, str]]:
     except UnicodeDecodeError as exc:
         raise ToolkitError(f"not UTF-8 ({exc.reason}) after line {lineno}", file=str(path), line=lineno + 1,
                            hint="save the file as UTF-8 (ASCII files are UTF-8)") from None
+    except (gzip.BadGzipFile, EOFError) as exc:
+        raise ToolkitError(f"not a complete gzip file ({exc}) after line {lineno}", file=str(path),
+                           hint="download or compress the file again, or give it uncompressed") from None
 
 
 def iter_json_lines(path: str | os.PathLike, problems: Problems) -> Iterator[tuple[int, Any]]:
