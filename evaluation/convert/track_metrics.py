@@ -200,10 +200,14 @@ _AVERAGE = ParamInfo(str, ("macro", "micro"), "macro", "mean of per-topic values
 
 
 class _Argue(Metric):
-    SUPPORTED_PARAMS = {"average": _AVERAGE}
+    """A ratio of two of :class:`ArgueCounts`' fields: a metric is its name and the two field names."""
 
-    def ratio(self, c: ArgueCounts) -> tuple[float, float]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    SUPPORTED_PARAMS = {"average": _AVERAGE}
+    NUM: str = ""
+    DEN: str = ""
+
+    def ratio(self, c: ArgueCounts) -> tuple[float, float]:
+        return getattr(c, self.NUM), getattr(c, self.DEN)
 
     def compute(self, c: ArgueCounts) -> float:  # type: ignore[override]
         return _ratio(*self.ratio(c))
@@ -218,37 +222,25 @@ class _Argue(Metric):
 class ArgueNuggetCoverage(_Argue):
     """Share of the topic's nugget questions the report answers acceptably."""
 
-    NAME = "argue_nugget_coverage"
-
-    def ratio(self, c):
-        return c.covered, c.nuggets
+    NAME, NUM, DEN = "argue_nugget_coverage", "covered", "nuggets"
 
 
 class ArgueSentenceSupport(_Argue):
     """Share of the sentences needing a citation whose citation supports them."""
 
-    NAME = "argue_sentence_support"
-
-    def ratio(self, c):
-        return c.correctly_cited, c.needing
+    NAME, NUM, DEN = "argue_sentence_support", "correctly_cited", "needing"
 
 
 class ArgueCitationSupport(_Argue):
     """Share of citations that support their sentence."""
 
-    NAME = "argue_citation_support"
-
-    def ratio(self, c):
-        return c.supporting, c.citations
+    NAME, NUM, DEN = "argue_citation_support", "supporting", "citations"
 
 
 class ArgueCitationRelevance(_Argue):
     """Share of citations judged relevant to the topic."""
 
-    NAME = "argue_citation_relevance"
-
-    def ratio(self, c):
-        return c.relevant, c.citations
+    NAME, NUM, DEN = "argue_citation_relevance", "relevant", "citations"
 
 
 class ArgueF1(_Argue):
