@@ -163,3 +163,11 @@ def test_truncated_gzip_names_the_file(tmp_path, capsys):
     bad.write_bytes(gzip.compress(INPUTS[1].read_bytes())[:-12])
     assert main(["convert", "import", "trec-rag", str(bad), "--out", str(tmp_path / "o")]) == 1
     assert f"error: {bad}: not a complete gzip file" in capsys.readouterr().err
+
+
+def test_neuclir_report_shape(tmp_path):
+    conv = import_rag([DATA / "nuggets.jsonl", DATA / "reports-neuclir.jsonl"], tmp_path / "n")
+    assert conv.judgments is None  # no assignments given: topics and runs only
+    bullets = read_run(conv.runs[0]).results["2024-1002"].bullets
+    assert [[s.post for s in b.sources] for b in bullets] == [["doc-a", "doc-b"], ["NO-DOCUMENT"]]
+    assert conv.commands() == [f"bolt validate {conv.runs[0]} --topics {conv.topics}"]
