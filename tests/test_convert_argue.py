@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
+from bolt.problems import ProblemsError
 from bolt.submission import read_run
 from bolt.topics import read_topics
 from evaluation.convert.argue import export_argue, import_argue, parse_aggregators
@@ -101,3 +102,17 @@ def test_errors_name_file_line_and_fix(tmp_path, capsys):
     assert f"{bad / 'judgments.jsonl'}:1: topic 300 bullet 1: sentence 1 answers 'Which crops did well?'" in err
     assert f"{bad / 'nugget-banks.jsonl'}:3: topic 302: nugget 'x': aggregator 'NOT' is not read" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_banks_in_a_json_file(tmp_path):
+    banks = [json.loads(line) for line in (DATA / "nugget-banks.jsonl").read_text().splitlines()]
+    single = tmp_path / "banks.json"
+    single.write_text(json.dumps(banks, indent=2))
+    a = import_argue(INPUTS, tmp_path / "a")
+    b = import_argue([single, DATA / "judgments.jsonl"], tmp_path / "b")
+    assert read_topics(a.topics) == read_topics(b.topics)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"query_id": "1",\n "nugget_bank": {\n')
+    with pytest.raises(ProblemsError) as exc:
+        import_argue([broken], tmp_path / "c")
+    assert f"{broken}:3" in str(exc.value)
