@@ -418,13 +418,14 @@ def import_pilot(folder: str | os.PathLike, out: str | os.PathLike) -> Converted
     for assessor, by_q in nuggets.items():
         topics = []
         for qnum, q in questions.items():
-            facets = tuple(Facet(n.number, "vital" if n.vital else "okay", n.text) for n in by_q.get(qnum, []))
-            topics.append(Topic(qnum, q.text, facets=facets))
+            facets = tuple(Facet(id=n.number, importance="vital" if n.vital else "okay", desc=n.text)
+                           for n in by_q.get(qnum, []))
+            topics.append(Topic(number=qnum, query=q.text, facets=facets))
         topics_paths[assessor] = out / f"topics.{assessor}.xml"
         write_topics(topics, topics_paths[assessor])
     if not nuggets:  # no nugget lists: the questions alone, and no judgments (holistic scoring only)
         topics_paths["questions"] = out / "topics.xml"
-        write_topics([Topic(q.qnum, q.text) for q in questions.values()], topics_paths["questions"])
+        write_topics([Topic(number=q.qnum, query=q.text) for q in questions.values()], topics_paths["questions"])
         judgment_paths["questions"] = out / "judgments.none.jsonl"
         write_judgments([], judgment_paths["questions"], header={"assessor": "none", "converted_from": FORMAT})
     runs_dir = out / "runs"
@@ -432,7 +433,7 @@ def import_pilot(folder: str | os.PathLike, out: str | os.PathLike) -> Converted
         results = []
         for qnum in questions:
             if qnum in by_q:
-                results.append(Result(qnum, tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[qnum])))
+                results.append(Result(number=qnum, bullets=tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[qnum])))
         path = runs_dir / f"{run}.xml"
         write_run(run, results, path, system=f"converted from {FORMAT} {files.questions.parent}")
         run_paths.append(path)

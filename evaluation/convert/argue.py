@@ -270,10 +270,10 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
     topics = []
     for t in topic_ids:
         b = banks.get(t)
-        facets = tuple(Facet(n.id, n.importance, n.question, tuple(Nugget(a) for a in n.answers))
-                       for n in (b.nuggets if b else ()))
+        facets = tuple(Facet(id=n.id, importance=n.importance, desc=n.question,
+                             nuggets=tuple(Nugget(text=a) for a in n.answers)) for n in (b.nuggets if b else ()))
         rules = format_aggregators({n.id: n.aggregator for n in b.nuggets}) if b else None
-        topics.append(Topic(t, titles.get(t, t), facets=facets, rules=rules))
+        topics.append(Topic(number=t, query=titles.get(t, t), facets=facets, rules=rules))
     write_topics(topics, out / "topics.xml")
     by_run: dict[str, list] = {}
     for (run, topic), r in reports.items():
@@ -281,7 +281,8 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
     run_paths = []
     for run, reps in by_run.items():
         order = {t: i for i, t in enumerate(topic_ids)}
-        results = [Result(rep.topic, tuple(bullet(i, s.text, s.citations) for i, s in enumerate(rep.sentences, 1)))
+        results = [Result(number=rep.topic,
+                          bullets=tuple(bullet(i, s.text, s.citations) for i, s in enumerate(rep.sentences, 1)))
                    for rep in sorted(reps, key=lambda x: order[x.topic])]
         path = out / "runs" / f"{run}.xml"
         write_run(run, results, path, system=f"converted from {FORMAT}")
@@ -294,11 +295,12 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
         for k, s in enumerate(r.sentences, start=1):
             matched = {ids[q]: list(a) for q, a in s.matched.items() if a}
             docs = tuple(dict.fromkeys(s.citations)) or (NO_DOCUMENT,)  # as bullet() writes them
-            sources = tuple(JudgedSource(d, 0, None, bool(s.attested.get(d, False)), None,
-                                         {"relevant": s.relevant[d]} if d in s.relevant else {}) for d in docs)
+            sources = tuple(JudgedSource(post=d, offset=0, unit=None, supports=bool(s.attested.get(d, False)),
+                                         extra={"relevant": s.relevant[d]} if d in s.relevant else {}) for d in docs)
             words = count_words(s.text)
-            js.append(Judgment(topic, run, k, f"auto:{ASSESSOR}", tuple(matched), words, words, sources,
-                               {"matched_answers": matched} if matched else {}))
+            js.append(Judgment(topic=topic, run=run, bullet=k, assessor=f"auto:{ASSESSOR}", facets=tuple(matched),
+                               words=words, responsive_words=words, sources=sources,
+                               extra={"matched_answers": matched} if matched else {}))
     jpath = None
     if js:
         jpath = out / "judgments.jsonl"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from bolt.problems import ERROR, WARNING, Problem, ProblemsError
-from bolt.submission import Bullet, Result, Source, clean_text
+from bolt.submission import Bullet, Source, clean_text
 from evaluation.judgments import JudgedSource, Judgment
 from indexing.atomic import atomic_open
 from indexing.errors import ToolkitError
@@ -107,7 +107,7 @@ def is_number(text: str) -> bool:
 def bullet(position: int, text: str, docids: Iterable[str]) -> Bullet:
     """A bullet citing whole documents: offset 0 of each (other tracks cite documents, not offsets)."""
     srcs = tuple(dict.fromkeys(d for d in docids if d)) or (NO_DOCUMENT,)
-    return Bullet(position, clean_text(text), tuple(Source(d, 0) for d in srcs))
+    return Bullet(position=position, text=clean_text(text), sources=tuple(Source(post=d, offset=0) for d in srcs))
 
 
 def judgment(topic: str, run: str, position: int, assessor: str, text: str, facets: Iterable[str],
@@ -117,8 +117,9 @@ def judgment(topic: str, run: str, position: int, assessor: str, text: str, face
     facets = tuple(dict.fromkeys(facets))
     words = count_words(text)
     srcs = tuple(dict.fromkeys(d for d in docids if d)) or (NO_DOCUMENT,)
-    return Judgment(topic, run, position, assessor, facets, words, words,
-                    tuple(JudgedSource(d, 0, None, bool(facets)) for d in srcs), dict(extra or {}))
+    return Judgment(topic=topic, run=run, bullet=position, assessor=assessor, facets=facets, words=words,
+                    responsive_words=words, extra=dict(extra or {}),
+                    sources=tuple(JudgedSource(post=d, offset=0, unit=None, supports=bool(facets)) for d in srcs))
 
 
 def check_duplicate_texts(file: str | os.PathLike, lines: dict[int, int] | int, texts: list[str], topic: str, run: str,
@@ -141,11 +142,6 @@ def check_duplicate_texts(file: str | os.PathLike, lines: dict[int, int] | int, 
                            "once (bolt's submission rule duplicate-bullet): delete the repeat", topic)
         else:
             seen[key] = i
-
-
-def results_of(items: dict[str, dict[str, list[Bullet]]]) -> dict[str, list[Result]]:
-    """``{run: {topic: bullets}}`` -> ``{run: [Result, ...]}`` in first-seen topic order."""
-    return {run: [Result(topic, tuple(bs)) for topic, bs in by_topic.items()] for run, by_topic in items.items()}
 
 
 def one_folder(fmt: str, inputs: list, hint: str) -> str:

@@ -289,13 +289,15 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    topics = [Topic(t, queries.get(t, t), facets=tuple(Facet(str(i), imp, text) for i, (text, imp)
-                                                      in enumerate(facets.get(t, ()), start=1)))
+    topics = [Topic(number=t, query=queries.get(t, t),
+                    facets=tuple(Facet(id=str(i), importance=imp, desc=text)
+                                 for i, (text, imp) in enumerate(facets.get(t, ()), start=1)))
               for t in topic_ids]
     write_topics(topics, out / "topics.xml")
     run_paths = []
     for run, by_t in reports.items():
-        results = [Result(t, tuple(bullet(i, s.text, s.citations) for i, s in enumerate(by_t[t].sentences, 1)))
+        results = [Result(number=t,
+                          bullets=tuple(bullet(i, s.text, s.citations) for i, s in enumerate(by_t[t].sentences, 1)))
                    for t in topic_ids if t in by_t]
         path = out / "runs" / f"{run}.xml"
         write_run(run, results, path, system=f"converted from {FORMAT}")

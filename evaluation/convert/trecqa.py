@@ -189,12 +189,14 @@ def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: s
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    topics = [Topic(q, questions[q].text, facets=tuple(Facet(n.nugget, n.importance, n.text) for n in key[q]))
+    topics = [Topic(number=q, query=questions[q].text,
+                    facets=tuple(Facet(id=n.nugget, importance=n.importance, desc=n.text) for n in key[q]))
               for q in questions]
     write_topics(topics, out / "topics.xml")
     run_paths = []
     for run, by_q in items.items():
-        results = [Result(q, tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[q])) for q in questions if q in by_q]
+        results = [Result(number=q, bullets=tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[q]))
+                   for q in questions if q in by_q]
         path = out / "runs" / f"{run}.xml"
         write_run(run, results, path, system=f"converted from {FORMAT} {root}")
         run_paths.append(path)
