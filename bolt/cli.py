@@ -33,6 +33,7 @@ COMMANDS: dict[str, Command] = {
     "score": Command("evaluation.commands.score", "score runs from judgments (P_n, R_n, F_c, F_GD, ERR, ...)"),
     "compare": Command("evaluation.commands.compare", "rank runs, Kendall's tau, significance, stability"),
     "demo": Command("evaluation.commands.demo", "the whole loop on the bundled sample, with an HTML report"),
+    "judge": Command("evaluation.commands.judge", "judge runs by hand in the browser (local page, autosaved)"),
 }
 
 
