@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="Y", help="cosine of bullet and cited text needed for semantic support")
     parser.add_argument("--no-semantic", action="store_true",
                         help="match by anchoring and lexical overlap only (no embedding model)")
+    parser.add_argument("--reuse", nargs="+", default=[], metavar="HUMAN.jsonl",
+                        help="people's judgments (from 'bolt judge'): used where they judged the same bullet text, "
+                        "the machine's elsewhere; each judgment says which (judged_by)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -98,11 +101,24 @@ def run(args: argparse.Namespace) -> int:
     header.update(topics=str(args.topics), runs={r.run_id: str(p) for r, p in zip(runs, args.runs)})
     stats: dict[str, dict] = {r.run_id: {"bullets": 0, "matched": 0, "supported": 0, "sources": 0,
                                          "supporting_sources": 0} for r in runs}
-    write_judgments(summarize(assessor.assess(runs), stats), args.out, header)
+    judgments = assessor.assess(runs)
+    reused: dict[str, int] | None = None
+    if args.reuse:  # people's decisions where they exist, the machine's elsewhere (docs/judging.md)
+        from evaluation.workbench.reuse import read_reusable, same_file, with_human
+
+        if any(same_file(p, args.out) for p in args.reuse):
+            raise ToolkitError("--out is also given as --reuse", file=str(args.out),
+                               hint="write the mixed judgments to a new file")
+        reused = {"human": 0, "mixed": 0, "machine": 0}
+        judgments = with_human(judgments, runs, read_reusable(args.reuse), reused)
+        header.update(reuse=[str(p) for p in args.reuse])
+    write_judgments(summarize(judgments, stats), args.out, header)
     if args.json:
         doc = {"out": str(args.out), "assessor": config.name, "config": repr(config),
                "model": header["model"], "runs": stats,
                "texts_embedded": assessor.stats.texts_embedded}
+        if reused is not None:
+            doc["judged_by"] = reused
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return SUCCESS
     width = max([len("run")] + [len(r) for r in stats])
@@ -112,4 +128,7 @@ def run(args: argparse.Namespace) -> int:
               f"{s['sources']:>7}  {s['supporting_sources']:>10}")
     print(f"wrote {sum(s['bullets'] for s in stats.values())} judgments to {args.out} "
           f"({config.name}; {config!r}; model {header['model'] or 'none'})")
+    if reused is not None:
+        print(f"judged by people: {reused['human']}, partly (some sources the machine's): {reused['mixed']}, "
+              f"by the machine: {reused['machine']} (from {', '.join(map(str, args.reuse))})")
     return SUCCESS

@@ -207,3 +207,19 @@ def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
         return Path(a).resolve() == Path(b).resolve()
     except OSError:
         return False
+
+
+def with_human(judgments: Iterable[Judgment], runs: Iterable, index: ReuseIndex,
+               counts: dict[str, int]) -> Iterable[Judgment]:
+    """Pass the machine's judgments through, a person's decision replacing each where one exists.
+
+    ``runs`` are the judged :class:`bolt.submission.Run` objects (the bullet texts); ``counts``
+    gets how many judgments are ``human``, ``mixed`` and ``machine``.
+    """
+    texts = {(r.run_id, res.number, b.position): b.text for r in runs for res in r for b in res.bullets}
+    for j in judgments:
+        text = texts.get((j.run, j.topic, j.bullet), "")
+        human = index.get(j.topic, text) if text else None
+        out = apply_human(j, text, human) if human is not None else mark_machine(j, text)
+        counts[out.extra[JUDGED_BY_KEY]] += 1
+        yield out
