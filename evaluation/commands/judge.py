@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         raise ToolkitError(f"cannot listen on 127.0.0.1:{args.port} ({exc.strerror})",
                            hint="choose another --port, or 0 for a free one") from None
     port = sock.getsockname()[1]
+    sock.listen(128)  # connections queue from now on, so the printed URL answers as soon as it is shown
     token = new_token()
     session.save()  # carried-over decisions are on disk before the first click
     app = create_app(session, token=token, port=port)

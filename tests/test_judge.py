@@ -1,0 +1,188 @@
+"""``bolt judge`` without a browser: reuse keys, the pool, the server's refusals, two writers at once,
+a crash and a resume, and judgments carried over to a new run (``bolt judge --reuse``,
+``bolt assess --reuse``). The browser flow is in ``test_judge_browser.py``."""
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from bolt.cli import main
+from bolt.submission import read_run
+from evaluation.judgments import read_judgments
+from evaluation.matching.text import count_words
+from evaluation.workbench.pool import build_pool
+from evaluation.workbench.reuse import bullet_key, normalise_text, read_reusable
+from evaluation.workbench.session import JudgingSession
+from indexing.corpus import open_corpus
+from indexing.errors import ToolkitError
+from judge_support import CORPUS, TOPIC, TOPICS, Judge, make_runs
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return open_corpus(paths=[CORPUS])
+
+
+@pytest.fixture()
+def runs(tmp_path: Path) -> dict[str, Path]:
+    return make_runs(tmp_path / "runs")
+
+
+def session(runs: dict[str, Path], corpus, out: Path, names=("alpha",), **kw) -> JudgingSession:
+    return JudgingSession(topics_path=TOPICS, runs=[read_run(runs[n]) for n in names], corpus=corpus, out=out,
+                          assessor="ann", **kw)
+
+
+def test_normalised_text_ignores_case_space_and_end_punctuation():
+    assert normalise_text("  Bain  bought\tAmpad. ") == "bain bought ampad"
+    assert normalise_text("ＡＢＣ") == "abc"  # full-width forms (NFKC)
+    assert normalise_text("从3月1日起。") == "从3月1日起"
+    assert normalise_text("...") == "..."  # punctuation alone stays itself, never the empty key
+    assert bullet_key("1.001", "A b.") == bullet_key("1.001", "a B") != bullet_key("1.002", "a B")
+
+
+def test_pool_shows_each_text_once_in_a_stable_blind_order(runs, corpus):
+    alpha, beta = read_run(runs["alpha"]), read_run(runs["beta"])
+    pool = build_pool([alpha, beta], corpus, [TOPIC], seed="human:ann")[TOPIC]
+    assert len(pool) == 5  # 4 + 2 bullets, one text shared
+    shared = [it for it in pool if len(it.occurrences) == 2]
+    assert len(shared) == 1 and {o.run for o in shared[0].occurrences} == {"alpha", "beta"}
+    assert shared[0].sources[0].unit is not None  # the post element holding the offset
+    again = build_pool([beta, alpha], corpus, [TOPIC], seed="human:ann")[TOPIC]
+    assert [it.id for it in again] == [it.id for it in pool]
+    other = build_pool([alpha, beta], corpus, [TOPIC], seed="human:bob")[TOPIC]
+    assert [it.id for it in other] != [it.id for it in pool]  # order is per assessor, not the runs' order
+
+
+def test_server_refuses_hostile_requests(runs, tmp_path):
+    judge = Judge(str(runs["alpha"]), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out",
+                  str(tmp_path / "j.jsonl"))
+    try:
+        ok, topic = judge.call(f"/api/topic/{TOPIC}")
+        assert ok == 200 and len(topic["items"]) == 4
+        item = topic["items"][0]["id"]
+        assert judge.call("/api/overview", headers={"X-Bolt-Token": "guess"})[0] == 403
+        assert judge.call("/api/overview", headers={"Host": f"evil.example:{judge.port}"})[0] == 421
+        assert judge.call("/api/overview", headers={"Origin": "http://evil.example"})[0] == 403
+        assert judge.call("/api/overview", headers={"Sec-Fetch-Site": "cross-site"})[0] == 403
+        code, body = judge.call("/api/decide", raw=b"item=1", headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert code == 400 and "JSON" in body["error"]
+        code, body = judge.call("/api/decide", raw=b"x" * 70000, headers={"Content-Type": "application/json"})
+        assert code == 400 and "larger" in body["error"]
+        for op, words in [({"op": "facet", "facet": "9", "on": True}, "no facet"),
+                          ({"op": "strike", "spans": [[0, 10 ** 6]], "on": True}, "inside the bullet"),
+                          ({"op": "support", "source": "/etc/passwd", "value": True}, "no source"),
+                          ({"op": "rm -rf"}, "unknown operation")]:
+            code, body = judge.call("/api/decide", {"item": item, "op": op})
+            assert code == 400 and words in body["error"], body
+        assert judge.call("/api/decide", {"item": "../../etc/passwd", "op": {"op": "confirm"}})[0] == 400
+        assert judge.call("/api/facet", {"topic": TOPIC, "desc": "", "importance": "vital"})[0] == 400
+        assert judge.call("/api/facet", {"topic": TOPIC, "desc": "x", "importance": "huge"})[0] == 400
+        assert judge.call("/../../etc/passwd")[0] == 404
+        assert judge.call("/app.js/../../judge_support.py")[0] == 404
+        assert judge.call("/api/topic/..%2F..%2Fetc")[0] in (400, 404)
+        assert judge.call("/api/topic/9.999")[0] == 400
+        # nothing above changed the judgments file: it holds only the header
+        lines = (tmp_path / "j.jsonl").read_text(encoding="utf-8").splitlines()
+        assert len(lines) == 1 and "_meta" in lines[0]
+    finally:
+        judge.stop()
+
+
+def test_two_tabs_at_once_lose_nothing_and_double_nothing_and_a_crash_loses_nothing(runs, tmp_path):
+    out = tmp_path / "j.jsonl"
+    args = (str(runs["alpha"]), str(runs["beta"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+            "--out", str(out), "--assessor", "ann")
+    judge = Judge(*args)
+    try:
+        items = judge.call(f"/api/topic/{TOPIC}")[1]["items"]
+        errors: list = []
+
+        def tab(ops) -> None:
+            for item, op in ops:
+                code, body = judge.call("/api/decide", {"item": item, "op": op})
+                if code != 200:
+                    errors.append(body)
+
+        a = [(it["id"], {"op": "facet", "facet": "1", "on": True}) for it in items] * 3
+        b = [(it["id"], {"op": "facet", "facet": "3", "on": True}) for it in items] * 3
+        b += [(it["id"], {"op": "support", "source": s["id"], "value": True}) for it in items for s in it["sources"]]
+        threads = [threading.Thread(target=tab, args=(ops,)) for ops in (a, b)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors
+        judge.kill()  # a crash: no clean shutdown
+    finally:
+        judge.stop()
+    judged = read_judgments(out)  # refuses a doubled (topic, run, bullet)
+    assert len(judged) == 6  # every bullet of both runs, once
+    assert all(j.facets == ("1", "3") and all(s.supports for s in j.sources) for j in judged)
+    assert all(j.assessor == "human:ann" and j.extra["judged_by"] == "human" for j in judged)
+    again = Judge(*args)  # resumes from the file
+    try:
+        items = again.call(f"/api/topic/{TOPIC}")[1]["items"]
+        assert all(it["decision"]["facets"] == ["1", "3"] for it in items)
+        assert again.call("/api/decide", {"item": items[0]["id"], "op": {"op": "confirm"}})[0] == 200
+    finally:
+        again.stop()
+    final = read_judgments(out)
+    assert len(final) == 6
+    assert all(j.extra["complete"] == (j.extra["text"] == items[0]["text"]) for j in final)
+
+
+def test_a_new_run_gets_earlier_judgments_without_asking_and_assess_mixes_them(runs, corpus, tmp_path, capsys):
+    human = tmp_path / "human.jsonl"
+    first = session(runs, corpus, human)
+    items = {it.text: it for it in first.pool[TOPIC]}
+    eng1 = next(t for t in items if t.startswith("From 1 March"))
+    for text, it in items.items():
+        facet = "1" if text == eng1 else "2"
+        first.apply(it.id, {"op": "facet", "facet": facet, "on": True})
+        first.apply(it.id, {"op": "support", "source": it.sources[0].id, "value": True})
+        first.apply(it.id, {"op": "confirm"})
+    first.apply(items[eng1].id, {"op": "strike", "spans": [[0, 4]], "on": True})  # "From"
+
+    out = tmp_path / "second.jsonl"
+    second = session(runs, corpus, out, names=("alpha", "beta"), reuse=read_reusable([human]))
+    second.save()
+    view = second.topic_view(TOPIC)
+    assert [it["text"] for it in view["items"]] == read_texts(runs["beta"])[:1]  # only the new bullet
+    assert view["carried"] == 4 and second.carried == 4
+    carried = {(j.run, j.bullet): j for j in read_judgments(out)}
+    repeated = carried[("beta", 2)]  # beta's upper-cased copy of alpha's first bullet, never shown
+    assert repeated.facets == ("1",) and repeated.sources[0].supports is True
+    assert repeated.words - repeated.responsive_words == 1 and repeated.extra["reused_from"].startswith(str(human))
+    assert ("beta", 1) not in carried  # the new bullet waits for a person
+
+    code = main(["assess", str(runs["alpha"]), str(runs["beta"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+                 "--out", str(tmp_path / "mixed.jsonl"), "--reuse", str(human), "--no-semantic", "--quiet", "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["judged_by"] == {"human": 5, "mixed": 0, "machine": 1}
+    mixed = {(j.run, j.bullet): j for j in read_judgments(tmp_path / "mixed.jsonl")}
+    assert mixed[("beta", 2)].assessor == "human:ann" and mixed[("beta", 2)].facets == ("1",)
+    assert mixed[("beta", 1)].extra["judged_by"] == "machine" and mixed[("beta", 1)].assessor.startswith("auto:")
+    assert mixed[("alpha", 1)].responsive_words == count_words(mixed[("alpha", 1)].extra["text"]) - 1
+
+    main(["assess", str(runs["alpha"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+          "--out", str(tmp_path / "plain.jsonl"), "--reuse", str(human), "--no-semantic", "--quiet"])
+    text = capsys.readouterr().out
+    assert "judged by people: 4, partly (some sources the machine's): 0, by the machine: 0" in text
+
+
+def read_texts(path: Path) -> list[str]:
+    return [b.text for r in read_run(path) for b in r.bullets]
+
+
+def test_reuse_refuses_judgments_that_do_not_say_their_text(tmp_path):
+    bad = tmp_path / "old.jsonl"
+    bad.write_text(json.dumps({"topic": TOPIC, "run": "r", "bullet": 1, "assessor": "human:x", "facets": ["1"],
+                               "words": 3, "responsive_words": 3, "sources": []}) + "\n", encoding="utf-8")
+    with pytest.raises(ToolkitError) as err:
+        read_reusable([bad])
+    assert "old.jsonl:1" in str(err.value) and "\"text\"" in str(err.value)
