@@ -178,7 +178,8 @@ function renderItem(it, i) {
   const facetBoxes = t.facets.map((f, k) => el("label", { class: "fchk", title: f.desc },
     el("input", { type: "checkbox", checked: facetsOn.has(f.id), "data-facet": f.id,
                   onchange: ev => send(it, { op: "facet", facet: f.id, on: ev.target.checked }) }),
-    el("span", { class: "key", text: k < 9 ? String(k + 1) : "·" }), `facet ${f.id}`));
+    el("span", { class: "key", text: k < 9 ? String(k + 1) : "·" }),
+    el("span", { class: "fdesc", dir: "auto", text: f.desc.length > 48 ? f.desc.slice(0, 46) + "…" : f.desc })));
   const autoBox = pre && !(d && d.confirmed) ? el("div", { class: "auto" },
     el("strong", { text: `Automatic assessor (${pre.assessor}), not confirmed: ` }),
     pre.facets.length ? `facets ${pre.facets.join(", ")}` : "no facet",
