@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.submission import read_run
+from bolt.submission import Bullet, Result, read_run, write_run
 from evaluation.judgments import read_judgments
 from evaluation.matching.text import count_words
 from evaluation.workbench.pool import build_pool
@@ -186,3 +186,21 @@ def test_reuse_refuses_judgments_that_do_not_say_their_text(tmp_path):
     with pytest.raises(ToolkitError) as err:
         read_reusable([bad])
     assert "old.jsonl:1" in str(err.value) and "\"text\"" in str(err.value)
+
+
+def test_resume_finds_decisions_by_text_when_a_run_is_made_again(runs, corpus, tmp_path):
+    out = tmp_path / "j.jsonl"
+    first = session(runs, corpus, out)
+    for it in first.pool[TOPIC]:
+        first.apply(it.id, {"op": "facet", "facet": "1", "on": True})
+    alpha = read_run(runs["alpha"])
+    bullets = alpha.results[TOPIC].bullets
+    # alpha made again: bullets in reverse order, the last one replaced by a new text
+    new = [bullets[3], bullets[2], bullets[1], Bullet(4, "A new sentence about fares.", bullets[0].sources)]
+    write_run("alpha", [Result(TOPIC, tuple(new))], runs["alpha"])
+    second = session(runs, corpus, out)
+    assert second.stale == 1 and second.stale_path.exists()  # the dropped bullet's line, moved aside
+    second.save()
+    judged = {(j.bullet, j.extra["text"]) for j in read_judgments(out)}
+    assert judged == {(1, bullets[3].text), (2, bullets[2].text), (3, bullets[1].text)}
+    assert [j.extra["text"] for j in read_judgments(second.stale_path)] == [bullets[0].text]

@@ -108,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"judging {total} bullets of {len(session.runs)} runs over {len(overview['topics'])} topics "
           f"({done} done, {session.carried} carried over from --reuse) as {session.assessor}", file=sys.stderr)
     print(f"judgments -> {session.out}; added facets -> {session.updated_topics}", file=sys.stderr)
+    if session.stale:
+        print(f"warning: {session.stale} judgments in {session.out} are about bullets the runs no longer hold "
+              f"at that position (the runs were made again); moved to {session.stale_path}", file=sys.stderr)
     print(f"open {url}", flush=True)
     print("press Ctrl-C to stop (every decision is already saved)", file=sys.stderr, flush=True)
     if not args.no_browser and (os.environ.get("DISPLAY") or sys.platform == "darwin"):

@@ -21,11 +21,12 @@ from typing import Any, Iterable
 from bolt import __version__
 from bolt.submission import Run
 from bolt.topics import Facet, Nugget, Topic, read_topics, write_topics
-from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
+from evaluation.judgments import JudgedSource, Judgment, dumps_judgment, read_judgments, write_judgments
 from evaluation.workbench.pool import PoolItem, build_pool
 from evaluation.workbench.posts import post_view
 from evaluation.workbench.reuse import (JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key, merge_spans,
                                         source_key, struck_spans, unstruck_text)
+from indexing.atomic import atomic_write_text
 from indexing.errors import ToolkitError
 
 IMPORTANCE = ("vital", "okay")
@@ -79,6 +80,8 @@ class JudgingSession:
         self.kept: list[Judgment] = []  # lines of --out that are not about this pool
         self.prefill: dict[str, dict[str, Any]] = {}
         self.saves = 0
+        self.stale = 0  # lines of --out moved aside because their run now has another bullet there
+        self.stale_path = self.out.with_name(self.out.stem + ".stale.jsonl")
         self._views: dict[str, list[dict]] = {}
         self._resume()
         self.carried = self._reuse(reuse) if reuse is not None else 0
@@ -100,26 +103,49 @@ class JudgingSession:
         return updated
 
     def _resume(self) -> None:
-        """Read back an earlier session's judgments (same --out): nothing a person did is lost."""
+        """Read back an earlier session's judgments (same --out): nothing a person did is lost.
+
+        A decision is found again by its bullet text, wherever the runs now put that bullet. A line
+        about a run of this session whose bullet at that position now says something else is stale
+        (the run was made again): it moves to ``OUT.stale.jsonl``, never left to score another text.
+        Lines about other runs or topics are kept as they are.
+        """
         if not self.out.exists():
             return
+        now = {(r.run_id, res.number, b.position): b.text for r in self.runs for res in r for b in res.bullets}
+        run_ids = {r.run_id for r in self.runs}
+        stale: list[Judgment] = []
         for j in read_judgments(self.out):
             text = j.extra.get(TEXT_KEY)
-            item = self.by_key.get(bullet_key(j.topic, text)) if isinstance(text, str) else None
-            occ = item is not None and any(o.run == j.run and o.position == j.bullet for o in item.occurrences)
-            if item is None or not occ or j.extra.get(JUDGED_BY_KEY) == "machine":
+            item = None
+            if isinstance(text, str) and j.extra.get(JUDGED_BY_KEY) != "machine":
+                item = self.by_key.get(bullet_key(j.topic, text))
+            if item is not None:
+                self._adopt(item, j)
+                if any(o.run == j.run for o in item.occurrences):
+                    continue  # written again from the decision, at the bullet's position in the run now
+            current = now.get((j.run, j.topic, j.bullet))
+            if isinstance(text, str) and j.run in run_ids and (
+                    current is None or bullet_key(j.topic, current) != bullet_key(j.topic, text)):
+                stale.append(j)
+            else:
                 self.kept.append(j)
-                continue
-            d = self.decisions.get(item.id)
-            if d is None:
-                d = self.decisions[item.id] = Decision(
-                    set(j.facets), struck_spans(j.extra.get(STRUCK_KEY), item.text) or (), {},
-                    bool(j.extra.get("complete", True)), j.extra.get("reused_from"))
-            ids = {s.key: s.id for s in item.sources}
-            for src in j.sources:
-                sid = ids.get(source_key(src.post, src.unit, src.offset))
-                if sid is not None and src.extra.get("decided", True) is not False:
-                    d.supports[sid] = src.supports
+        if stale:
+            self.stale = len(stale)
+            old = self.stale_path.read_text(encoding="utf-8") if self.stale_path.exists() else ""
+            atomic_write_text(self.stale_path, old + "".join(dumps_judgment(j) + "\n" for j in stale))
+
+    def _adopt(self, item: PoolItem, j: Judgment) -> None:
+        d = self.decisions.get(item.id)
+        if d is None:
+            d = self.decisions[item.id] = Decision(
+                set(j.facets), struck_spans(j.extra.get(STRUCK_KEY), item.text) or (), {},
+                bool(j.extra.get("complete", True)), j.extra.get("reused_from"))
+        ids = {s.key: s.id for s in item.sources}
+        for src in j.sources:
+            sid = ids.get(source_key(src.post, src.unit, src.offset))
+            if sid is not None and sid not in d.supports and src.extra.get("decided", True) is not False:
+                d.supports[sid] = src.supports
 
     def _reuse(self, index: ReuseIndex) -> int:
         """Carry earlier human decisions over; returns how many bullets need nothing more."""
@@ -343,6 +369,8 @@ class JudgingSession:
                                                 {} if decided else {"decided": False}))
                 out.append(Judgment(item.topic, occ.run, occ.position, self.assessor, facets, words,
                                     min(words, self._count_words(kept)), tuple(sources), dict(extra)))
+        written = {j.key for j in out[len(self.kept):]}
+        out = [j for j in self.kept if j.key not in written] + out[len(self.kept):]
         out.sort(key=lambda j: (j.topic, j.run, j.bullet))
         return out
 
