@@ -158,6 +158,7 @@ def test_a_new_run_gets_earlier_judgments_without_asking_and_assess_mixes_them(r
     assert repeated.facets == ("1",) and repeated.sources[0].supports is True
     assert repeated.words - repeated.responsive_words == 1 and repeated.extra["reused_from"].startswith(str(human))
     assert ("beta", 1) not in carried  # the new bullet waits for a person
+    assert [j.to_json() for j in read_judgments(out)] == [j.to_json() for j in second.judgments()]
 
     code = main(["assess", str(runs["alpha"]), str(runs["beta"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
                  "--out", str(tmp_path / "mixed.jsonl"), "--reuse", str(human), "--no-semantic", "--quiet", "--json"])

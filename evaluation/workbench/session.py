@@ -11,6 +11,7 @@ Facets a person adds go to an updated topics file beside the judgments (SPEC §3
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import threading
 import time
@@ -21,12 +22,12 @@ from typing import Any, Iterable
 from bolt import __version__
 from bolt.submission import Run
 from bolt.topics import Facet, Nugget, Topic, read_topics, write_topics
-from evaluation.judgments import JudgedSource, Judgment, dumps_judgment, read_judgments, write_judgments
+from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgment, read_judgments
 from evaluation.workbench.pool import PoolItem, build_pool
 from evaluation.workbench.posts import post_view
 from evaluation.workbench.reuse import (JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key, merge_spans,
                                         source_key, struck_spans, unstruck_text)
-from indexing.atomic import atomic_write_text
+from indexing.atomic import atomic_open, atomic_write_text
 from indexing.errors import ToolkitError
 
 IMPORTANCE = ("vital", "okay")
@@ -80,6 +81,8 @@ class JudgingSession:
         self.kept: list[Judgment] = []  # lines of --out that are not about this pool
         self.prefill: dict[str, dict[str, Any]] = {}
         self.saves = 0
+        self._lines: dict[str, list[tuple[tuple[str, str, int], str]]] = {}  # serialised judgments per item
+        self._kept_lines: list[tuple[tuple[str, str, int], str]] | None = None
         self.stale = 0  # lines of --out moved aside because their run now has another bullet there
         self.stale_path = self.out.with_name(self.out.stem + ".stale.jsonl")
         self._views: dict[str, list[dict]] = {}
@@ -267,6 +270,7 @@ class JudgingSession:
             d.reused_from = None  # a person touched it: it is theirs now
             d.updated = time.time()
             self.decisions[item.id] = d
+            self._lines.pop(item.id, None)
             self._save()
             return {"id": item.id, **self._state(item), "progress": self._progress(item.topic)}
 
@@ -333,6 +337,7 @@ class JudgingSession:
             self.topics = [updated if t.number == number else t for t in self.topics]
             self.by_number[number] = updated
             write_topics(self.topics, self.updated_topics)
+            self._lines.clear()  # the header and facet order may change
             self._save()  # the header names the updated topics file
             return {"id": facet.id, "importance": facet.importance, "desc": facet.desc,
                     "nuggets": [n.text for n in facet.nuggets], "added": True}
@@ -345,33 +350,37 @@ class JudgingSession:
 
     def judgments(self) -> list[Judgment]:
         """Every decided bullet as one judgment per (topic, run, bullet), plus the kept lines."""
-        out = list(self.kept)
-        for item_id, d in self.decisions.items():
-            item = self.items[item_id]
-            topic = self.by_number[item.topic]
-            order = {f.id: i for i, f in enumerate(topic.facets)}
-            facets = tuple(sorted(d.facets, key=lambda f: order.get(f, len(order))))
-            words = self._count_words(item.text)
-            kept = unstruck_text(item.text, d.struck)
-            extra: dict[str, Any] = {"chars": self._count_chars(item.text),
-                                     "responsive_chars": self._count_chars(kept), TEXT_KEY: item.text,
-                                     STRUCK_KEY: [list(s) for s in d.struck], JUDGED_BY_KEY: "human",
-                                     "complete": d.confirmed}
-            if d.reused_from is not None:
-                extra["reused_from"] = d.reused_from
-            ids = {(s.thread, o): s for s in item.sources for o in s.offsets}
-            for occ in item.occurrences:
-                sources = []
-                for post, offset in occ.sources:
-                    s = ids[(post, offset)]
-                    decided = s.id in d.supports
-                    sources.append(JudgedSource(post, offset, s.unit, bool(d.supports.get(s.id, False)), None,
-                                                {} if decided else {"decided": False}))
-                out.append(Judgment(item.topic, occ.run, occ.position, self.assessor, facets, words,
-                                    min(words, self._count_words(kept)), tuple(sources), dict(extra)))
-        written = {j.key for j in out[len(self.kept):]}
-        out = [j for j in self.kept if j.key not in written] + out[len(self.kept):]
+        out = [j for item_id, d in self.decisions.items() for j in self._item_judgments(item_id, d)]
+        written = {j.key for j in out}
+        out += [j for j in self.kept if j.key not in written]
         out.sort(key=lambda j: (j.topic, j.run, j.bullet))
+        return out
+
+    def _item_judgments(self, item_id: str, d: Decision) -> list[Judgment]:
+        """One judgment per run position that gave this pooled bullet."""
+        item = self.items[item_id]
+        topic = self.by_number[item.topic]
+        order = {f.id: i for i, f in enumerate(topic.facets)}
+        facets = tuple(sorted(d.facets, key=lambda f: order.get(f, len(order))))
+        words = self._count_words(item.text)
+        kept = unstruck_text(item.text, d.struck)
+        extra: dict[str, Any] = {"chars": self._count_chars(item.text),
+                                 "responsive_chars": self._count_chars(kept), TEXT_KEY: item.text,
+                                 STRUCK_KEY: [list(s) for s in d.struck], JUDGED_BY_KEY: "human",
+                                 "complete": d.confirmed}
+        if d.reused_from is not None:
+            extra["reused_from"] = d.reused_from
+        ids = {(s.thread, o): s for s in item.sources for o in s.offsets}
+        out = []
+        for occ in item.occurrences:
+            sources = []
+            for post, offset in occ.sources:
+                s = ids[(post, offset)]
+                decided = s.id in d.supports
+                sources.append(JudgedSource(post, offset, s.unit, bool(d.supports.get(s.id, False)), None,
+                                            {} if decided else {"decided": False}))
+            out.append(Judgment(item.topic, occ.run, occ.position, self.assessor, facets, words,
+                                min(words, self._count_words(kept)), tuple(sources), dict(extra)))
         return out
 
     def header(self) -> dict[str, Any]:
@@ -380,7 +389,21 @@ class JudgingSession:
                 "runs": {r.run_id: r.path for r in self.runs}}
 
     def _save(self) -> None:
-        write_judgments(self.judgments(), self.out, self.header())
+        """Rewrite the judgments file atomically; lines of unchanged bullets are serialised once."""
+        lines: list[tuple[tuple[str, str, int], str]] = []
+        for item_id, d in self.decisions.items():
+            cached = self._lines.get(item_id)
+            if cached is None:
+                cached = self._lines[item_id] = [(j.key, dumps_judgment(j)) for j in self._item_judgments(item_id, d)]
+            lines.extend(cached)
+        if self._kept_lines is None:
+            self._kept_lines = [(j.key, dumps_judgment(j)) for j in self.kept]
+        written = {k for k, _ in lines}
+        lines.extend(x for x in self._kept_lines if x[0] not in written)
+        lines.sort(key=lambda x: x[0])
+        with atomic_open(self.out) as fh:  # the layout of evaluation.judgments.write_judgments
+            fh.write(json.dumps({META_KEY: self.header()}, ensure_ascii=False, sort_keys=True) + "\n")
+            fh.writelines(line + "\n" for _, line in lines)
         self.saves += 1
 
     def save(self) -> None:

@@ -33,6 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shots", type=Path, default=None, help="folder for the per-language screenshots")
     p.add_argument("--prefill", action="store_true",
                    help="show the automatic assessor's decisions (bolt assess --no-semantic) on the page")
+    p.add_argument("--kept", type=int, default=20000,
+                   help="also time saves (in process) with this many other judgments in the file (0: skip)")
     p.add_argument("--chromium", default=os.environ.get("BOLT_CHROMIUM", "/usr/bin/chromium"))
 
 
@@ -115,6 +117,8 @@ def run(args) -> dict:
         "judgments_bytes": out.stat().st_size, "screenshots": shots,
         "targets": {"first_page_s": TARGET_FIRST_PAGE_S, "save_median_ms": TARGET_SAVE_MEDIAN_MS},
     }
+    if args.kept:
+        result["save_ms_with_kept"] = _large_file(work, runs, topics, corpus, args.kept)
     failed = []
     if first_page_s > TARGET_FIRST_PAGE_S:
         failed.append("first_page_s")
@@ -143,3 +147,30 @@ def _clip(page, item) -> dict:
     box = item.bounding_box()
     top = max(0, box["y"] - 8)
     return {"x": 0, "y": top, "width": 1280, "height": min(900 - top, box["height"] + 16)}
+
+
+def _large_file(work: Path, runs: list[str], topics: str, corpus: str, kept: int) -> dict:
+    """Save latency when the judgments file already holds ``kept`` lines about other runs."""
+    from bolt.submission import read_run
+    from evaluation.judgments import read_judgments, write_judgments
+    from evaluation.workbench.session import JudgingSession
+    from indexing.corpus import open_corpus
+
+    base = read_judgments(work / "bench-judgments.jsonl")
+    out = work / "bench-large.jsonl"
+    filler = [j.__class__(j.topic, f"other{i}-{j.run}", j.bullet, j.assessor, j.facets, j.words, j.responsive_words,
+                          j.sources, j.extra) for i in range(kept // max(1, len(base)) + 1) for j in base][:kept]
+    write_judgments(filler, out, {"assessor": "human:bench"})
+    session = JudgingSession(topics_path=topics, runs=[read_run(r) for r in runs], corpus=open_corpus(paths=[corpus]),
+                             out=out, assessor="bench")
+    items = [it for its in session.pool.values() for it in its][:40]
+    times = []
+    for k, it in enumerate(items):
+        t = time.perf_counter()
+        session.apply(it.id, {"op": "facet", "facet": "1", "on": bool(k % 2)})
+        times.append((time.perf_counter() - t) * 1000)
+    size = out.stat().st_size
+    out.unlink()
+    times.sort()
+    return {"kept_lines": len(filler), "file_mb": round(size / 1e6, 1), "median": round(statistics.median(times), 1),
+            "max": round(times[-1], 1)}
