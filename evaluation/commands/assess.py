@@ -18,13 +18,18 @@ from evaluation.assessor import AssessorConfig
 _DEFAULT = AssessorConfig()
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_judging_inputs(parser: argparse.ArgumentParser, out_help: str = "judgments file to write") -> None:
+    """The options every judging command shares: runs, topics, the collection, the judgments file."""
     parser.add_argument("runs", nargs="+", metavar="RUN.xml", help="submission files to judge")
     parser.add_argument("--topics", required=True, metavar="FILE", help="topic file with facets and nuggets")
     src = parser.add_mutually_exclusive_group(required=True)
     src.add_argument("--corpus", nargs="+", metavar="PATH", help="thread files or folders the runs cite")
     src.add_argument("--index", metavar="DIR", help="an index folder built by 'bolt index' (its thread store)")
-    parser.add_argument("--out", required=True, metavar="JUDGMENTS.jsonl", help="judgments file to write")
+    parser.add_argument("--out", required=True, metavar="JUDGMENTS.jsonl", help=out_help)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_judging_inputs(parser)
     parser.add_argument("--model", default=None, metavar="NAME",
                         help="sentence-transformers model name or local path (default: the bundled "
                         "all-MiniLM-L6-v2, or $BOLT_EMBEDDING_MODEL)")
@@ -75,8 +80,23 @@ def summarize(judgments: Iterable, stats: dict) -> Iterator:
         yield j
 
 
-def run(args: argparse.Namespace) -> int:
+def read_runs(paths: Iterable[str]) -> list:
+    """The submissions of ``paths``, refusing two that share a run id (judgments are keyed by it)."""
     from bolt.submission import read_run
+    from indexing.errors import ToolkitError
+
+    runs, seen = [], {}
+    for p in paths:
+        r = read_run(p)
+        if r.run_id in seen:
+            raise ToolkitError(f"run id {r.run_id!r} is used by both {seen[r.run_id]} and {p}", file=str(p),
+                               hint="give each run its own id (results/@run or the file name)")
+        seen[r.run_id] = str(p)
+        runs.append(r)
+    return runs
+
+
+def run(args: argparse.Namespace) -> int:
     from bolt.topics import read_topics
     from evaluation.assessor import Assessor
     from evaluation.judgments import write_judgments
@@ -89,13 +109,7 @@ def run(args: argparse.Namespace) -> int:
         raise ToolkitError("the topics file has no facets to judge against", file=str(args.topics),
                            hint="pass the full topics file (with <facet> elements), not the query-only form")
     corpus = open_corpus(paths=args.corpus, index_dir=args.index)
-    runs = [read_run(p) for p in args.runs]
-    seen: dict[str, str] = {}
-    for r, p in zip(runs, args.runs):
-        if r.run_id in seen:
-            raise ToolkitError(f"run id {r.run_id!r} is used by both {seen[r.run_id]} and {p}", file=str(p),
-                               hint="give each run its own id (results/@run or the file name)")
-        seen[r.run_id] = str(p)
+    runs = read_runs(args.runs)
     assessor = Assessor(topics, corpus, config, progress=not args.quiet and sys.stderr.isatty())
     header = assessor.header()
     header.update(topics=str(args.topics), runs={r.run_id: str(p) for r, p in zip(runs, args.runs)})

@@ -16,13 +16,9 @@ from bolt.exit_codes import SUCCESS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("runs", nargs="+", metavar="RUN.xml", help="submission files whose bullets to judge")
-    parser.add_argument("--topics", required=True, metavar="FILE", help="topic file with facets and nuggets")
-    src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--corpus", nargs="+", metavar="PATH", help="thread files or folders the runs cite")
-    src.add_argument("--index", metavar="DIR", help="an index folder built by 'bolt index' (its thread store)")
-    parser.add_argument("--out", required=True, metavar="JUDGMENTS.jsonl",
-                        help="judgments file to write (read back first when it exists: the session resumes)")
+    from evaluation.commands.assess import add_judging_inputs
+
+    add_judging_inputs(parser, "judgments file to write (read back first when it exists: the session resumes)")
     parser.add_argument("--assessor", default=None, metavar="NAME",
                         help="your name, written as assessor 'human:NAME' (default: your login name)")
     parser.add_argument("--prefill", default=None, metavar="AUTO.jsonl",
@@ -52,7 +48,7 @@ def _login() -> str:
 
 def build_session(args: argparse.Namespace):
     """Read everything the page needs (fails before the server starts, with file and fix)."""
-    from bolt.submission import read_run
+    from evaluation.commands.assess import read_runs
     from evaluation.judgments import read_judgments
     from evaluation.workbench.reuse import read_reusable, same_file
     from evaluation.workbench.session import JudgingSession
@@ -63,13 +59,7 @@ def build_session(args: argparse.Namespace):
         if same_file(path, args.out):
             raise ToolkitError("--out is also given as --reuse/--prefill", file=str(path),
                                hint="the session resumes from --out by itself; give earlier files only")
-    runs = [read_run(p) for p in args.runs]
-    seen: dict[str, str] = {}
-    for r, p in zip(runs, args.runs):
-        if r.run_id in seen:
-            raise ToolkitError(f"run id {r.run_id!r} is used by both {seen[r.run_id]} and {p}", file=str(p),
-                               hint="give each run its own id (results/@run or the file name)")
-        seen[r.run_id] = str(p)
+    runs = read_runs(args.runs)
     corpus = open_corpus(paths=args.corpus, index_dir=args.index)
     prefill = read_judgments(args.prefill) if args.prefill else ()
     reuse = read_reusable(args.reuse) if args.reuse else None
