@@ -227,7 +227,7 @@ class JudgingSession:
             view = post_view(thread, s.offsets, item.text) if thread is not None else {
                 "thread": s.thread, "post": None, "segments": [], "dir": "auto", "lang": "",
                 "missing": "this thread is not in the collection given to bolt judge"}
-            sources.append({"id": s.id, "runs": len(item.occurrences), **view})
+            sources.append({"id": s.id, **view})  # blind: neither run names nor how many runs gave it
         return {"id": item.id, "text": item.text, "sources": sources, "prefill": self.prefill.get(item.id)}
 
     def _state(self, item: PoolItem) -> dict[str, Any]:

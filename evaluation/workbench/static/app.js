@@ -191,8 +191,7 @@ function renderItem(it, i) {
   const sources = it.sources.map((s, k) => renderSource(it, s, k));
   return el("article", { class: "item" + (d && d.confirmed ? " done" : ""), id: `item-${it.id}`, "data-index": i,
                          onclick: () => { if (state.cur !== i) focusItem(i, false); } },
-    el("h2", {}, el("span", { text: `Bullet ${i + 1} of ${t.items.length}` }), badge,
-      it.sources.length && it.sources[0].runs > 1 ? el("span", { text: `given by ${it.sources[0].runs} runs` }) : null),
+    el("h2", {}, el("span", { text: `Bullet ${i + 1} of ${t.items.length}` }), badge),
     bullet,
     el("div", { class: "controls" }, facetBoxes,
       el("button", { type: "button", class: "small strike", text: "Strike selection (x)",
