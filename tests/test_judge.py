@@ -81,6 +81,13 @@ def test_server_refuses_hostile_requests(runs, tmp_path):
         assert judge.call("/api/decide", {"item": "../../etc/passwd", "op": {"op": "confirm"}})[0] == 400
         assert judge.call("/api/facet", {"topic": TOPIC, "desc": "", "importance": "vital"})[0] == 400
         assert judge.call("/api/facet", {"topic": TOPIC, "desc": "x", "importance": "huge"})[0] == 400
+        code, body = judge.call("/api/facet", {"topic": TOPIC, "desc": "y", "importance": "vital",
+                                               "nugget": {"text": "x", "item": item, "source": "/etc/passwd"}})
+        assert code == 400 and "selected in a post" in body["error"]
+        code, body = judge.call("/api/facet", {"topic": TOPIC, "desc": "y", "importance": "vital",
+                                               "nugget": {"text": "words in no post at all", "item": item,
+                                                          "source": topic["items"][0]["sources"][0]["id"]}})
+        assert code == 400 and "not found in that post" in body["error"]
         assert judge.call("/../../etc/passwd")[0] == 404
         assert judge.call("/app.js/../../judge_support.py")[0] == 404
         assert judge.call("/api/topic/..%2F..%2Fetc")[0] in (400, 404)

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.topics import read_topics
+from bolt.topics import nugget_resolves, read_topics
 from evaluation.judgments import read_judgments
 from evaluation.matching.text import count_words
+from indexing.corpus import open_corpus
 from judge_support import CORPUS, TOPIC, TOPICS, Judge, make_runs
 
 CHROMIUM = os.environ.get("BOLT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -95,7 +96,14 @@ def test_judge_in_the_browser(browser, tmp_path, capsys):
         c = next(i for i in items if i not in (a, b))
         page.click(f"#item-{c} h2")
         page.keyboard.press("Enter"); saved()
-        # A facet found in the responses, then ticked on D.
+        # A facet found in the responses, its nugget selected with the mouse in B's cited post, then ticked on D.
+        lit = page.locator(f"#item-{b} .post mark").first.bounding_box()
+        page.mouse.move(lit["x"] + 2, lit["y"] + 6)
+        page.mouse.down()
+        page.mouse.move(lit["x"] + min(lit["width"], 220) - 2, lit["y"] + 6, steps=5)
+        page.mouse.up()
+        assert "Nugget: «" in page.inner_text("#nugget-pick")
+        nugget_text = " ".join(page.evaluate("() => window.getSelection().toString()").split())
         page.fill("form.addfacet textarea", "Pensioners ride free.")
         page.select_option("form.addfacet select", "okay")
         page.click("#add-facet")
@@ -132,6 +140,9 @@ def test_judge_in_the_browser(browser, tmp_path, capsys):
     updated = {t.number: t for t in read_topics(out.with_name("ann.topics.xml"))}
     facet = updated[TOPIC].facet("4")
     assert facet is not None and facet.desc == "Pensioners ride free." and facet.importance == "okay"
+    thread = open_corpus(paths=[CORPUS]).get(facet.nuggets[0].post)
+    assert facet.nuggets[0].text == nugget_text and nugget_resolves(thread, facet.nuggets[0])
+    assert facet.nuggets[0].post in {s.post for s in jb.sources}
     assert [len(t.facets) for n, t in updated.items() if n != TOPIC] == \
         [len(t.facets) for t in read_topics(TOPICS) if t.number != TOPIC]
     capsys.readouterr()

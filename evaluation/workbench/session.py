@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from bolt import __version__
 from bolt.submission import Run
-from bolt.topics import Facet, Nugget, Topic, read_topics, write_topics
+from bolt.topics import Facet, Nugget, Topic, find_nugget_offsets, nugget_resolves, read_topics, write_topics
 from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgment, read_judgments
 from evaluation.workbench.pool import PoolItem, build_pool
 from evaluation.workbench.posts import post_view
@@ -320,8 +320,8 @@ class JudgingSession:
             raise BadInput(f"a facet description holds at most {MAX_FACET_CHARS} characters")
         if importance not in IMPORTANCE:
             raise BadInput("importance must be \"vital\" or \"okay\"")
-        if nugget is not None and (not isinstance(nugget, str) or len(nugget) > MAX_FACET_CHARS):
-            raise BadInput(f"a nugget is text of at most {MAX_FACET_CHARS} characters")
+        if nugget is not None and not isinstance(nugget, (str, dict)):
+            raise BadInput("a nugget is text, or {\"text\", \"item\", \"source\"} for text selected in a cited post")
         desc = " ".join(desc.split())
         with self.lock:
             topic = self._topic(number)
@@ -331,7 +331,7 @@ class JudgingSession:
             new_id = str(max(numeric, default=0) + 1)
             while topic.facet(new_id) is not None:
                 new_id = str(int(new_id) + 1)
-            nuggets = (Nugget(" ".join(nugget.split())),) if nugget and nugget.strip() else ()
+            nuggets = (self._nugget(nugget),) if nugget else ()
             facet = Facet(new_id, importance, desc, nuggets)
             updated = dataclasses.replace(topic, facets=topic.facets + (facet,))
             self.topics = [updated if t.number == number else t for t in self.topics]
@@ -341,6 +341,28 @@ class JudgingSession:
             self._save()  # the header names the updated topics file
             return {"id": facet.id, "importance": facet.importance, "desc": facet.desc,
                     "nuggets": [n.text for n in facet.nuggets], "added": True}
+
+    def _nugget(self, value: str | dict) -> Nugget:
+        """A nugget from plain text, or from text selected in a cited post (then with thread and offset)."""
+        text = value.get("text") if isinstance(value, dict) else value
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_FACET_CHARS:
+            raise BadInput(f"a nugget is text of 1 to {MAX_FACET_CHARS} characters")
+        text = " ".join(text.split())
+        if not isinstance(value, dict):
+            return Nugget(text)
+        item = self.items.get(value.get("item"))  # type: ignore[arg-type]
+        source = item.source_by_id.get(value.get("source")) if item is not None else None  # type: ignore[arg-type]
+        if source is None:
+            raise BadInput("the nugget's text must be selected in a post cited by a bullet of this session")
+        thread = self.corpus.get(source.thread)
+        post = thread.post_at(source.offsets[0]) if thread is not None else None
+        spans = [sp for sp in find_nugget_offsets(thread, text) if thread.post_at(sp[0]) is post] if post else []
+        if not spans:
+            raise BadInput("the selected text was not found in that post; select it again")
+        nugget = Nugget(text, thread.id, spans[0][0])
+        if not nugget_resolves(thread, nugget):
+            raise BadInput("the selected text cannot be cited at an offset of that post; select it again")
+        return nugget
 
     def _progress(self, number: str) -> dict[str, int]:
         shown = [it for it in self.pool.get(number, []) if self.visible(it)]

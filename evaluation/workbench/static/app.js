@@ -120,16 +120,29 @@ function renderTopic() {
   const desc = el("textarea", { name: "desc", placeholder: "A facet you found in the responses (written to the updated topics file)", "aria-label": "new facet description" });
   const imp = el("select", { name: "importance", "aria-label": "importance" },
     el("option", { value: "vital", text: "vital" }), el("option", { value: "okay", text: "okay" }));
+  const picked = el("div", { class: "picked", id: "nugget-pick" });
+  state.renderPick = () => {
+    const n = state.nugget;
+    picked.replaceChildren(n
+      ? el("span", {}, "Nugget: «", el("span", { dir: "auto", text: n.text.length > 120 ? n.text.slice(0, 118) + "…" : n.text }),
+          `» from ${n.label} `, el("button", { type: "button", class: "small", text: "✕", title: "no nugget",
+          onclick: () => { state.nugget = null; state.renderPick(); } }))
+      : el("span", { text: "Tip: select text in a cited post first, and it becomes the new facet's nugget (with its offset)." }));
+  };
+  state.renderPick();
   const form = el("form", { class: "addfacet", onsubmit: async ev => {
       ev.preventDefault();
       try {
-        await api("/api/facet", { topic: t.number, desc: desc.value, importance: imp.value });
+        const body = { topic: t.number, desc: desc.value, importance: imp.value };
+        if (state.nugget) body.nugget = { text: state.nugget.text, item: state.nugget.item, source: state.nugget.source };
+        await api("/api/facet", body);
         desc.value = "";
+        state.nugget = null;
         await openTopic(t.number, true);
         setStatus("facet added; topics file updated");
         showError("");
       } catch (err) { showError(err.message); }
-    } }, desc, imp, el("button", { type: "submit", id: "add-facet", text: "Add facet" }));
+    } }, desc, imp, el("button", { type: "submit", id: "add-facet", text: "Add facet" }), picked);
   document.getElementById("topic").replaceChildren(
     el("h1", {}, `${t.number}: `, el("span", { text: t.query, dir: "auto" })),
     t.description ? el("p", { class: "desc", text: t.description, dir: "auto" }) : null,
@@ -338,6 +351,21 @@ document.addEventListener("keydown", ev => {
   }
   else if (ev.key === "x" || ev.key === "X") { strikeSelection(it, !ev.shiftKey); ev.preventDefault(); }
   else if (ev.key === "Enter") { confirmItem(state.cur); ev.preventDefault(); }
+});
+
+// Text selected in a cited post is remembered as the nugget of the next facet added.
+document.addEventListener("selectionchange", () => {
+  const sel = window.getSelection();
+  if (!sel || sel.isCollapsed || !sel.anchorNode) return;
+  const start = sel.anchorNode.nodeType === 1 ? sel.anchorNode : sel.anchorNode.parentElement;
+  const post = start && start.closest(".post");
+  const text = sel.toString().trim();
+  if (!post || !text || !post.contains(sel.focusNode)) return;
+  const source = post.closest(".source");
+  const item = post.closest(".item");
+  state.nugget = { text, item: item.id.slice(5), source: source.dataset.source,
+                   label: source.querySelector(".srchead span").textContent };
+  if (state.renderPick) state.renderPick();
 });
 
 function topicFromHash() {
