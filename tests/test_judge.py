@@ -212,3 +212,29 @@ def test_resume_finds_decisions_by_text_when_a_run_is_made_again(runs, corpus, t
     judged = {(j.bullet, j.extra["text"]) for j in read_judgments(out)}
     assert judged == {(1, bullets[3].text), (2, bullets[2].text), (3, bullets[1].text)}
     assert [j.extra["text"] for j in read_judgments(second.stale_path)] == [bullets[0].text]
+
+
+def test_a_bullet_citing_a_new_post_keeps_its_facets_and_waits_for_that_source(runs, corpus, tmp_path, capsys):
+    human = tmp_path / "human.jsonl"
+    first = session(runs, corpus, human)
+    eng1 = next(it for it in first.pool[TOPIC] if it.text.startswith("From 1 March"))
+    first.apply(eng1.id, {"op": "facet", "facet": "1", "on": True})
+    first.apply(eng1.id, {"op": "support", "source": eng1.sources[0].id, "value": True})
+    first.apply(eng1.id, {"op": "confirm"})
+    other = next(b for b in read_run(runs["alpha"]).results[TOPIC].bullets if b.text != eng1.text)
+    write_run("gamma", [Result(TOPIC, (Bullet(1, eng1.text, other.sources),))], tmp_path / "gamma.xml")
+    runs = {**runs, "gamma": tmp_path / "gamma.xml"}
+
+    second = session(runs, corpus, tmp_path / "second.jsonl", names=("gamma",), reuse=read_reusable([human]))
+    second.save()
+    shown = second.topic_view(TOPIC)["items"]
+    assert len(shown) == 1 and shown[0]["decision"]["facets"] == ["1"] and shown[0]["decision"]["carried"]
+    assert shown[0]["decision"]["supports"] == {} and not shown[0]["decision"]["confirmed"]
+    (j,) = read_judgments(tmp_path / "second.jsonl")
+    assert j.facets == ("1",) and j.sources[0].extra == {"decided": False} and j.extra["complete"] is False
+
+    assert main(["assess", str(runs["gamma"]), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out",
+                 str(tmp_path / "mixed.jsonl"), "--reuse", str(human), "--no-semantic", "--quiet", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["judged_by"] == {"human": 0, "mixed": 1, "machine": 0}
+    (m,) = read_judgments(tmp_path / "mixed.jsonl")
+    assert m.facets == ("1",) and m.sources[0].extra["judged_by"] == "machine" and m.assessor == "human:ann"

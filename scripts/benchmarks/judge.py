@@ -136,8 +136,7 @@ def _shot(page, lang: str, path: Path) -> str | None:
         post = page.locator(f".post[lang='{lang}']").first
         if post.count():
             item = page.locator(".item", has=page.locator(f".post[lang='{lang}']")).first
-            item.scroll_into_view_if_needed()
-            page.keyboard.press("Escape")
+            item.evaluate("e => e.scrollIntoView({block: 'center'})")
             page.screenshot(path=str(path), full_page=False, clip=_clip(page, item))
             return str(path)
     return None
