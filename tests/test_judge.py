@@ -4,6 +4,8 @@ a crash and a resume, and judgments carried over to a new run (``bolt judge --re
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -88,6 +90,10 @@ def test_server_refuses_hostile_requests(runs, tmp_path):
                                                "nugget": {"text": "words in no post at all", "item": item,
                                                           "source": topic["items"][0]["sources"][0]["id"]}})
         assert code == 400 and "not found in that post" in body["error"]
+        second = subprocess.run([sys.executable, "-m", "bolt.cli", "judge", str(runs["alpha"]), "--topics", str(TOPICS),
+                                 "--corpus", str(CORPUS), "--out", str(tmp_path / "j.jsonl"), "--no-browser"],
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1 and "another bolt judge (pid " in second.stderr  # one server per file
         assert judge.call("/../../etc/passwd")[0] == 404
         assert judge.call("/app.js/../../judge_support.py")[0] == 404
         assert judge.call("/api/topic/..%2F..%2Fetc")[0] in (400, 404)

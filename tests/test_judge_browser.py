@@ -117,6 +117,10 @@ def test_judge_in_the_browser(browser, tmp_path, capsys):
         assert page.locator(f"#item-{b} .tok.struck").count() == 2
         assert facets_on(d) >= {"4"}
         assert "3/5" in page.inner_text("#topics")  # progress per topic survives the reload
+        page.keyboard.press("h")  # hide the three done bullets
+        assert page.locator(".item:visible").count() == 2
+        page.keyboard.press("h")
+        assert page.locator(".item:visible").count() == 5
     finally:
         page.close()
         judge.stop()

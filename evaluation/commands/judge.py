@@ -51,7 +51,7 @@ def build_session(args: argparse.Namespace):
     from evaluation.commands.assess import read_runs
     from evaluation.judgments import read_judgments
     from evaluation.workbench.reuse import read_reusable, same_file
-    from evaluation.workbench.session import JudgingSession
+    from evaluation.workbench.session import JudgingSession, hold_out_file
     from indexing.corpus import open_corpus
     from indexing.errors import ToolkitError
 
@@ -61,10 +61,13 @@ def build_session(args: argparse.Namespace):
                                hint="the session resumes from --out by itself; give earlier files only")
     runs = read_runs(args.runs)
     corpus = open_corpus(paths=args.corpus, index_dir=args.index)
+    lock = hold_out_file(args.out)  # held by the session until the process ends
     prefill = read_judgments(args.prefill) if args.prefill else ()
     reuse = read_reusable(args.reuse) if args.reuse else None
-    return JudgingSession(topics_path=args.topics, runs=runs, corpus=corpus, out=args.out,
-                          assessor=_assessor_name(args.assessor), prefill=prefill, reuse=reuse)
+    session = JudgingSession(topics_path=args.topics, runs=runs, corpus=corpus, out=args.out,
+                             assessor=_assessor_name(args.assessor), prefill=prefill, reuse=reuse)
+    session.lock_file = lock
+    return session
 
 
 def run(args: argparse.Namespace) -> int:

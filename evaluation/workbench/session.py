@@ -50,6 +50,36 @@ class Decision:
     updated: float = 0.0
 
 
+def hold_out_file(out: str | os.PathLike):
+    """Take the lock that keeps a second ``bolt judge`` off the same judgments file.
+
+    Two servers rewriting one file would each drop the other's decisions, so the second one is
+    refused while the first runs. The lock (``OUT.lock``, flock) goes when the process ends, even
+    after a crash. Returns the open lock file, to keep for the session's lifetime.
+    """
+    path = Path(out).with_name(Path(out).name + ".lock")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fh = open(path, "a+", encoding="utf-8")
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock, as before
+        return fh
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.seek(0)
+        owner = fh.read().strip() or "another process"
+        fh.close()
+        raise ToolkitError(f"another bolt judge ({owner}) is writing these judgments", file=str(out),
+                           hint="use that session's page (two sessions on one file would undo each other), "
+                                "or give this one another --out") from None
+    fh.seek(0)
+    fh.truncate()
+    fh.write(f"pid {os.getpid()}\n")
+    fh.flush()
+    return fh
+
+
 def updated_topics_path(out: str | os.PathLike) -> Path:
     """Where added facets go: ``JUDGMENTS.topics.xml`` beside ``JUDGMENTS.jsonl``."""
     p = Path(out)
@@ -81,6 +111,7 @@ class JudgingSession:
         self.kept: list[Judgment] = []  # lines of --out that are not about this pool
         self.prefill: dict[str, dict[str, Any]] = {}
         self.saves = 0
+        self.lock_file = None  # the open OUT.lock (see hold_out_file), kept while the session lives
         self._lines: dict[str, list[tuple[tuple[str, str, int], str]]] = {}  # serialised judgments per item
         self._kept_lines: list[tuple[tuple[str, str, int], str]] | None = None
         self.stale = 0  # lines of --out moved aside because their run now has another bullet there

@@ -146,7 +146,9 @@ function renderTopic() {
   document.getElementById("topic").replaceChildren(
     el("h1", {}, `${t.number}: `, el("span", { text: t.query, dir: "auto" })),
     t.description ? el("p", { class: "desc", text: t.description, dir: "auto" }) : null,
-    el("div", { class: "progress", id: "progress", text: progressText() }),
+    el("div", { class: "progress" }, el("span", { id: "progress", text: progressText() }), " · ",
+      el("label", {}, el("input", { type: "checkbox", id: "hide-done", checked: hideDone(),
+        onchange: ev => setHideDone(ev.target.checked) }), " hide done bullets (h)")),
     facets, form);
   const items = document.getElementById("items");
   if (!t.items.length) {
@@ -156,10 +158,20 @@ function renderTopic() {
     return;
   }
   items.replaceChildren(...t.items.map((it, i) => renderItem(it, i)));
+  items.classList.toggle("hide-done", hideDone());
   focusItem(state.cur, false);
 }
 
 // ------------------------------------------------------------------ one bullet
+
+function hideDone() { return localStorage.getItem("bolt-judge-hide-done") === "1"; }
+
+function setHideDone(on) {
+  localStorage.setItem("bolt-judge-hide-done", on ? "1" : "0");
+  document.getElementById("items").classList.toggle("hide-done", on);
+  const box = document.getElementById("hide-done");
+  if (box) box.checked = on;
+}
 
 function isStruck(d, s, e) {
   return !!d && d.struck.some(([a, b]) => a < e && s < b);
@@ -277,6 +289,9 @@ async function send(it, op) {
   } catch (err) {
     setStatus("not saved", true);
     showError(`Not saved: ${err.message}`);
+    const node = document.getElementById(`item-${it.id}`);  // show what is saved, not the click that failed
+    const i = state.topic.items.indexOf(it);
+    if (node && i >= 0) { node.replaceWith(renderItem(it, i)); if (i === state.cur) focusItem(i, false); }
     throw err;
   }
 }
@@ -302,6 +317,13 @@ async function confirmItem(i) {
   let next = items.findIndex((x, k) => k > i && !(x.decision && x.decision.confirmed));
   if (next < 0) next = items.findIndex(x => !(x.decision && x.decision.confirmed));
   focusItem(next >= 0 ? next : Math.min(i + 1, items.length - 1));
+}
+
+function step(dir) {  // the next bullet in that direction, skipping done ones while they are hidden
+  const items = state.topic.items;
+  let i = state.cur + dir;
+  while (hideDone() && i >= 0 && i < items.length && items[i].decision && items[i].decision.confirmed) i += dir;
+  return i < 0 || i >= items.length ? state.cur : i;
 }
 
 function currentItem() { return state.topic && state.topic.items[state.cur]; }
@@ -330,8 +352,9 @@ document.addEventListener("keydown", ev => {
   if (ev.key === "?") { help.hidden = !help.hidden; ev.preventDefault(); return; }
   if (ev.key === "Escape") { help.hidden = true; return; }
   if (!state.topic) return;
-  if (ev.key === "j" || ev.key === "ArrowDown") { focusItem(state.cur + 1); ev.preventDefault(); }
-  else if (ev.key === "k" || ev.key === "ArrowUp") { focusItem(state.cur - 1); ev.preventDefault(); }
+  if (ev.key === "j" || ev.key === "ArrowDown") { focusItem(step(1)); ev.preventDefault(); }
+  else if (ev.key === "k" || ev.key === "ArrowUp") { focusItem(step(-1)); ev.preventDefault(); }
+  else if (ev.key === "h") setHideDone(!hideDone());
   else if (ev.key === "]") moveTopic(1);
   else if (ev.key === "[") moveTopic(-1);
   else if (!it) return;
