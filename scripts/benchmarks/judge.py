@@ -117,6 +117,7 @@ def run(args) -> dict:
         "judgments_bytes": out.stat().st_size, "screenshots": shots,
         "targets": {"first_page_s": TARGET_FIRST_PAGE_S, "save_median_ms": TARGET_SAVE_MEDIAN_MS},
     }
+    result["save_ms_in_process"] = _large_file(work, runs, topics, corpus, 0)
     if args.kept:
         result["save_ms_with_kept"] = _large_file(work, runs, topics, corpus, args.kept)
     failed = []
@@ -149,7 +150,7 @@ def _clip(page, item) -> dict:
 
 
 def _large_file(work: Path, runs: list[str], topics: str, corpus: str, kept: int) -> dict:
-    """Save latency when the judgments file already holds ``kept`` lines about other runs."""
+    """Save latency in process (no browser, no HTTP), the file also holding ``kept`` lines about other runs."""
     from bolt.submission import read_run
     from evaluation.judgments import read_judgments, write_judgments
     from evaluation.workbench.session import JudgingSession
@@ -159,10 +160,12 @@ def _large_file(work: Path, runs: list[str], topics: str, corpus: str, kept: int
     out = work / "bench-large.jsonl"
     filler = [j.__class__(j.topic, f"other{i}-{j.run}", j.bullet, j.assessor, j.facets, j.words, j.responsive_words,
                           j.sources, j.extra) for i in range(kept // max(1, len(base)) + 1) for j in base][:kept]
-    write_judgments(filler, out, {"assessor": "human:bench"})
+    out.unlink(missing_ok=True)
+    if filler:
+        write_judgments(filler, out, {"assessor": "human:bench"})
     session = JudgingSession(topics_path=topics, runs=[read_run(r) for r in runs], corpus=open_corpus(paths=[corpus]),
                              out=out, assessor="bench")
-    items = [it for its in session.pool.values() for it in its][:40]
+    items = [it for its in session.pool.values() for it in its]  # every pooled bullet once
     times = []
     for k, it in enumerate(items):
         t = time.perf_counter()
