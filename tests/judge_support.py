@@ -65,8 +65,10 @@ class Judge:
         line = self.proc.stdout.readline()
         m = re.match(r"open (http://127\.0\.0\.1:(\d+)/)\?token=(\S+)", line)
         if m is None:
+            self.proc.wait(timeout=30)
+            err = self.proc.stderr.read()
             self.stop()
-            raise AssertionError(f"bolt judge printed {line!r}; stderr: {self.proc.stderr.read()}")
+            raise AssertionError(f"bolt judge printed {line!r}; stderr: {err}")
         self.base, self.port, self.token = m.group(1), int(m.group(2)), m.group(3)
         self.url = f"{self.base}?token={self.token}"
 

@@ -244,3 +244,21 @@ def test_a_bullet_citing_a_new_post_keeps_its_facets_and_waits_for_that_source(r
     assert json.loads(capsys.readouterr().out)["judged_by"] == {"human": 0, "mixed": 1, "machine": 0}
     (m,) = read_judgments(tmp_path / "mixed.jsonl")
     assert m.facets == ("1",) and m.sources[0].extra["judged_by"] == "machine" and m.assessor == "human:ann"
+
+
+def test_the_cited_post_is_shown_decoded_with_the_cited_text_lit_and_quotes_marked():
+    from evaluation.workbench.posts import post_view
+    from indexing.reader import parse_thread_text
+
+    raw = ('<doc id="bolt-eng-DF-1-2-3">\n<headline>\nh\n</headline>\n<post id="p1" author="a" datetime="d">\n'
+           '<quote orig_author="b">\nquoted &amp; old\n</quote>\n\n\n\nFares rose to 8 pounds &amp; more. '
+           'Then a rant.\n</post>\n</doc>\n')
+    thread = parse_thread_text(raw, path="t.xml")
+    offset = raw.index("Fares")
+    view = post_view(thread, (offset,), "Fares rose to 8 pounds & more.")
+    segs = view["segments"]
+    assert view["post"] == "p1" and view["dir"] == "ltr" and view["found"] is True
+    assert [s["t"] for s in segs if s["q"]] == ["quoted & old\n"]  # decoded, marked as a quote
+    assert "".join(s["t"] for s in segs if s["hl"]) == "Fares rose to 8 pounds & more."
+    assert next(s for s in segs if s["cite"])["t"].startswith("Fares")
+    assert "\n\n\n" not in "".join(s["t"] for s in segs)  # at most one blank line

@@ -82,8 +82,27 @@ def _lit_span(thread, chars: list[tuple[str, int, bool]], offset: int, text: str
     return (chars[start][1], chars[end - 1][1] + 1)
 
 
+_BLANK_LINES = re.compile(r"[ \t]*\n[ \t\n]*\n")
+
+
+def _tidy(segments: list[dict[str, Any]]) -> None:
+    """At most one blank line in a row, inside a segment or across segments (quotes leave many)."""
+    run = 0  # line breaks at the end of the text kept so far
+    for seg in segments:
+        text = _BLANK_LINES.sub("\n\n", seg["t"])
+        body = text.lstrip()
+        lead = text[:len(text) - len(body)]
+        if lead.count("\n") + run > 2:
+            text = "\n" * max(0, 2 - run) + body
+        seg["t"] = text
+        tail = text[len(text.rstrip()):]
+        run = run + tail.count("\n") if not body else tail.count("\n")
+    segments[:] = [seg for seg in segments if seg["t"] or seg["cite"]]
+
+
 def _trim(segments: list[dict[str, Any]]) -> None:
     """Drop the white space that opens and closes a post (the XML's line breaks)."""
+    _tidy(segments)
     while segments and not segments[0]["t"].strip() and not segments[0]["cite"]:
         segments.pop(0)
     if segments:
