@@ -72,6 +72,9 @@ def test_server_refuses_hostile_requests(runs, tmp_path):
         assert judge.call("/api/overview", headers={"Sec-Fetch-Site": "cross-site"})[0] == 403
         code, body = judge.call("/api/decide", raw=b"item=1", headers={"Content-Type": "application/x-www-form-urlencoded"})
         assert code == 400 and "JSON" in body["error"]
+        code, body = judge.call("/api/decide", raw=b"[" * 30000 + b"]" * 30000,
+                                headers={"Content-Type": "application/json"})
+        assert code == 400 and "nested" in body["error"]
         code, body = judge.call("/api/decide", raw=b"x" * 70000, headers={"Content-Type": "application/json"})
         assert code == 400 and "larger" in body["error"]
         for op, words in [({"op": "facet", "facet": "9", "on": True}, "no facet"),

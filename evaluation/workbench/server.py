@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -89,6 +90,8 @@ def create_app(session: JudgingSession, *, token: str, port: int) -> Starlette:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise BadInput(f"the request is not valid JSON ({exc})") from None
+        except RecursionError:
+            raise BadInput("the request's JSON is nested too deeply") from None
         if not isinstance(data, dict):
             raise BadInput("send a JSON object")
         return data
@@ -134,6 +137,12 @@ def create_app(session: JudgingSession, *, token: str, port: int) -> Starlette:
     async def not_allowed(request: Request, exc: Exception) -> Response:
         return _error(405, "method not allowed")
 
+    async def failed(request: Request, exc: Exception) -> Response:
+        print(f"error: bolt judge could not answer {request.method} {request.url.path}: "
+              f"{type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        return _error(500, f"the server failed ({type(exc).__name__}: {exc}); nothing was changed by this "
+                           "request; see the terminal running bolt judge")
+
     routes = [Route(path, checked(page, api=False), methods=["GET"]) for path in PAGES]
     routes += [
         Route("/api/overview", checked(overview), methods=["GET"]),
@@ -141,4 +150,4 @@ def create_app(session: JudgingSession, *, token: str, port: int) -> Starlette:
         Route("/api/decide", checked(decide), methods=["POST"]),
         Route("/api/facet", checked(facet), methods=["POST"]),
     ]
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})
+    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed, Exception: failed})
