@@ -34,6 +34,7 @@ COMMANDS: dict[str, Command] = {
     "compare": Command("evaluation.commands.compare", "rank runs, Kendall's tau, significance, stability"),
     "demo": Command("evaluation.commands.demo", "the whole loop on the bundled sample, with an HTML report"),
     "convert": Command("evaluation.commands.convert", "import/export other evaluations' files (AQUAINT, TREC QA, RAG)"),
+    "judge": Command("evaluation.commands.judge", "judge runs by hand in the browser (local page, autosaved)"),
 }
 
 

@@ -18,13 +18,18 @@ from evaluation.assessor import AssessorConfig
 _DEFAULT = AssessorConfig()
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_judging_inputs(parser: argparse.ArgumentParser, out_help: str = "judgments file to write") -> None:
+    """The options every judging command shares: runs, topics, the collection, the judgments file."""
     parser.add_argument("runs", nargs="+", metavar="RUN.xml", help="submission files to judge")
     parser.add_argument("--topics", required=True, metavar="FILE", help="topic file with facets and nuggets")
     src = parser.add_mutually_exclusive_group(required=True)
     src.add_argument("--corpus", nargs="+", metavar="PATH", help="thread files or folders the runs cite")
     src.add_argument("--index", metavar="DIR", help="an index folder built by 'bolt index' (its thread store)")
-    parser.add_argument("--out", required=True, metavar="JUDGMENTS.jsonl", help="judgments file to write")
+    parser.add_argument("--out", required=True, metavar="JUDGMENTS.jsonl", help=out_help)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_judging_inputs(parser)
     parser.add_argument("--model", default=None, metavar="NAME",
                         help="sentence-transformers model name or local path (default: the bundled "
                         "all-MiniLM-L6-v2, or $BOLT_EMBEDDING_MODEL)")
@@ -40,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="Y", help="cosine of bullet and cited text needed for semantic support")
     parser.add_argument("--no-semantic", action="store_true",
                         help="match by anchoring and lexical overlap only (no embedding model)")
+    parser.add_argument("--reuse", nargs="+", default=[], metavar="HUMAN.jsonl",
+                        help="people's judgments (from 'bolt judge'): used where they judged the same bullet text, "
+                        "the machine's elsewhere; each judgment says which (judged_by)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -72,8 +80,23 @@ def summarize(judgments: Iterable, stats: dict) -> Iterator:
         yield j
 
 
-def run(args: argparse.Namespace) -> int:
+def read_runs(paths: Iterable[str]) -> list:
+    """The submissions of ``paths``, refusing two that share a run id (judgments are keyed by it)."""
     from bolt.submission import read_run
+    from indexing.errors import ToolkitError
+
+    runs, seen = [], {}
+    for p in paths:
+        r = read_run(p)
+        if r.run_id in seen:
+            raise ToolkitError(f"run id {r.run_id!r} is used by both {seen[r.run_id]} and {p}", file=str(p),
+                               hint="give each run its own id (results/@run or the file name)")
+        seen[r.run_id] = str(p)
+        runs.append(r)
+    return runs
+
+
+def run(args: argparse.Namespace) -> int:
     from bolt.topics import read_topics
     from evaluation.assessor import Assessor
     from evaluation.judgments import write_judgments
@@ -86,23 +109,30 @@ def run(args: argparse.Namespace) -> int:
         raise ToolkitError("the topics file has no facets to judge against", file=str(args.topics),
                            hint="pass the full topics file (with <facet> elements), not the query-only form")
     corpus = open_corpus(paths=args.corpus, index_dir=args.index)
-    runs = [read_run(p) for p in args.runs]
-    seen: dict[str, str] = {}
-    for r, p in zip(runs, args.runs):
-        if r.run_id in seen:
-            raise ToolkitError(f"run id {r.run_id!r} is used by both {seen[r.run_id]} and {p}", file=str(p),
-                               hint="give each run its own id (results/@run or the file name)")
-        seen[r.run_id] = str(p)
+    runs = read_runs(args.runs)
     assessor = Assessor(topics, corpus, config, progress=not args.quiet and sys.stderr.isatty())
     header = assessor.header()
     header.update(topics=str(args.topics), runs={r.run_id: str(p) for r, p in zip(runs, args.runs)})
     stats: dict[str, dict] = {r.run_id: {"bullets": 0, "matched": 0, "supported": 0, "sources": 0,
                                          "supporting_sources": 0} for r in runs}
-    write_judgments(summarize(assessor.assess(runs), stats), args.out, header)
+    judgments = assessor.assess(runs)
+    reused: dict[str, int] | None = None
+    if args.reuse:  # people's decisions where they exist, the machine's elsewhere (docs/judging.md)
+        from evaluation.workbench.reuse import read_reusable, same_file, with_human
+
+        if any(same_file(p, args.out) for p in args.reuse):
+            raise ToolkitError("--out is also given as --reuse", file=str(args.out),
+                               hint="write the mixed judgments to a new file")
+        reused = {"human": 0, "mixed": 0, "machine": 0}
+        judgments = with_human(judgments, runs, read_reusable(args.reuse), reused)
+        header.update(reuse=[str(p) for p in args.reuse])
+    write_judgments(summarize(judgments, stats), args.out, header)
     if args.json:
         doc = {"out": str(args.out), "assessor": config.name, "config": repr(config),
                "model": header["model"], "runs": stats,
                "texts_embedded": assessor.stats.texts_embedded}
+        if reused is not None:
+            doc["judged_by"] = reused
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return SUCCESS
     width = max([len("run")] + [len(r) for r in stats])
@@ -112,4 +142,7 @@ def run(args: argparse.Namespace) -> int:
               f"{s['sources']:>7}  {s['supporting_sources']:>10}")
     print(f"wrote {sum(s['bullets'] for s in stats.values())} judgments to {args.out} "
           f"({config.name}; {config!r}; model {header['model'] or 'none'})")
+    if reused is not None:
+        print(f"judged by people: {reused['human']}, partly (some sources the machine's): {reused['mixed']}, "
+              f"by the machine: {reused['machine']} (from {', '.join(map(str, args.reuse))})")
     return SUCCESS

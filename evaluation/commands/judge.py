@@ -1,0 +1,118 @@
+"""``bolt judge``: a person judges the runs' bullets in the browser; every decision saved at once.
+
+Serves a local page (127.0.0.1 only; the printed URL carries a per-session token) over the pooled,
+de-duplicated bullets of all runs, and writes SPEC §5 judgments to ``--out`` with
+``assessor: human:NAME``, so ``bolt score`` and ``bolt agree`` read them as they read the machine's.
+Facets the person adds go to ``OUT.topics.xml`` beside the judgments. See ``docs/judging.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import sys
+
+from bolt.exit_codes import SUCCESS
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from evaluation.commands.assess import add_judging_inputs
+
+    add_judging_inputs(parser, "judgments file to write (read back first when it exists: the session resumes)")
+    parser.add_argument("--assessor", default=None, metavar="NAME",
+                        help="your name, written as assessor 'human:NAME' (default: your login name)")
+    parser.add_argument("--prefill", default=None, metavar="AUTO.jsonl",
+                        help="the automatic assessor's judgments, shown (marked) until you confirm them")
+    parser.add_argument("--reuse", nargs="+", default=[], metavar="OLD.jsonl",
+                        help="earlier human judgments: bullets judged there are carried over and not shown again")
+    parser.add_argument("--port", type=int, default=0, metavar="N", help="port on 127.0.0.1 (0: a free one)")
+    parser.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
+
+
+def _assessor_name(value: str | None) -> str:
+    from indexing.errors import ToolkitError
+
+    name = value if value is not None else (os.environ.get("BOLT_ASSESSOR") or _login())
+    name = name.strip()
+    if not name or len(name) > 100 or any(c.isspace() and c != " " for c in name):
+        raise ToolkitError(f"assessor name {name!r} is not usable", hint="give --assessor NAME (one line, 1-100 characters)")
+    return name
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name in containers without a passwd entry
+        return "anonymous"
+
+
+def build_session(args: argparse.Namespace):
+    """Read everything the page needs (fails before the server starts, with file and fix)."""
+    from evaluation.commands.assess import read_runs
+    from evaluation.judgments import read_judgments
+    from evaluation.workbench.reuse import read_reusable, same_file
+    from evaluation.workbench.session import JudgingSession, hold_out_file
+    from indexing.corpus import open_corpus
+    from indexing.errors import ToolkitError
+
+    for path in [*args.reuse, *([args.prefill] if args.prefill else [])]:
+        if same_file(path, args.out):
+            raise ToolkitError("--out is also given as --reuse/--prefill", file=str(path),
+                               hint="the session resumes from --out by itself; give earlier files only")
+    runs = read_runs(args.runs)
+    corpus = open_corpus(paths=args.corpus, index_dir=args.index)
+    lock = hold_out_file(args.out)  # held by the session until the process ends
+    prefill = read_judgments(args.prefill) if args.prefill else ()
+    reuse = read_reusable(args.reuse) if args.reuse else None
+    session = JudgingSession(topics_path=args.topics, runs=runs, corpus=corpus, out=args.out,
+                             assessor=_assessor_name(args.assessor), prefill=prefill, reuse=reuse)
+    session.lock_file = lock
+    return session
+
+
+def run(args: argparse.Namespace) -> int:
+    import socket
+    import webbrowser
+
+    import uvicorn
+
+    from evaluation.workbench.server import create_app, new_token
+    from indexing.errors import ToolkitError
+
+    if not 0 <= args.port <= 65535:
+        raise ToolkitError(f"--port {args.port} is not a port", hint="give 1-65535, or 0 for a free one")
+    session = build_session(args)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(("127.0.0.1", args.port))
+    except OSError as exc:
+        raise ToolkitError(f"cannot listen on 127.0.0.1:{args.port} ({exc.strerror})",
+                           hint="choose another --port, or 0 for a free one") from None
+    port = sock.getsockname()[1]
+    sock.listen(128)  # connections queue from now on, so the printed URL answers as soon as it is shown
+    token = new_token()
+    session.save()  # carried-over decisions are on disk before the first click
+    app = create_app(session, token=token, port=port)
+    url = f"http://127.0.0.1:{port}/?token={token}"
+    overview = session.overview()
+    total = sum(t["total"] for t in overview["topics"])
+    done = sum(t["done"] for t in overview["topics"])
+    print(f"judging {total} bullets of {len(session.runs)} runs over {len(overview['topics'])} topics "
+          f"({done} done, {session.carried} carried over from --reuse) as {session.assessor}", file=sys.stderr)
+    print(f"judgments -> {session.out}; added facets -> {session.updated_topics}", file=sys.stderr)
+    if session.stale:
+        print(f"warning: {session.stale} judgments in {session.out} are about bullets the runs no longer hold "
+              f"at that position (the runs were made again); moved to {session.stale_path}", file=sys.stderr)
+    print(f"open {url}", flush=True)
+    print("press Ctrl-C to stop (every decision is already saved)", file=sys.stderr, flush=True)
+    if not args.no_browser and (os.environ.get("DISPLAY") or sys.platform == "darwin"):
+        webbrowser.open(url)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    print(f"stopped; {session.saves} saves, judgments in {session.out}", file=sys.stderr)
+    return SUCCESS

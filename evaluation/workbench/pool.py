@@ -1,0 +1,108 @@
+"""The pool a person judges: every run's bullets for a topic, each distinct text shown once.
+
+Bullets are grouped by :func:`~evaluation.workbench.reuse.bullet_key` (topic + normalised text), so
+a sentence three systems output is judged once and the decision is written for all three. The
+order is blind and random but stable (a hash of the assessor's name and the text), so a reload or
+a second tab shows the same order, and no run name ever reaches the page.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from bolt.submission import Run
+from evaluation.workbench.reuse import BulletKey, bullet_key, source_key
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """Where a pooled bullet appears: run id, 1-based position, and its citations there."""
+
+    run: str
+    position: int
+    sources: tuple[tuple[str, int], ...]  # (thread id, offset) in submission order
+
+
+@dataclass(frozen=True, slots=True)
+class PooledSource:
+    """A cited post of a pooled bullet: thread, post unit and every offset cited into it."""
+
+    key: tuple[str, str]       # reuse.source_key(thread, unit, offset)
+    thread: str
+    unit: str | None
+    offsets: tuple[int, ...]
+
+    @property
+    def id(self) -> str:
+        """The id the page uses for this source (thread + unit, never a path)."""
+        return f"{self.key[0]}#{self.key[1]}"
+
+
+@dataclass(slots=True)
+class PoolItem:
+    """One distinct bullet text of a topic, with every run position that gave it."""
+
+    id: str
+    topic: str
+    text: str
+    key: BulletKey
+    occurrences: list[Occurrence] = field(default_factory=list)
+    sources: list[PooledSource] = field(default_factory=list)
+
+    @property
+    def source_by_id(self) -> dict[str, PooledSource]:
+        return {s.id: s for s in self.sources}
+
+
+def item_id(key: BulletKey) -> str:
+    """A short stable id for a bullet key (what the page and the API name an item by)."""
+    return hashlib.sha256(f"{key[0]}\x00{key[1]}".encode("utf-8")).hexdigest()[:16]
+
+
+def unit_of(corpus, thread_id: str, offset: int) -> str | None:
+    """The id of the post element holding ``offset`` (None when the thread or post is unknown)."""
+    thread = corpus.get(thread_id) if corpus is not None else None
+    if thread is None:
+        return None
+    post = thread.post_at(offset)
+    return post.id if post is not None else None
+
+
+def build_pool(runs: Iterable[Run], corpus, topics: Iterable[str], seed: str) -> dict[str, list[PoolItem]]:
+    """Per topic number, the distinct bullets of all runs in blind, stable random order."""
+    wanted = list(topics)
+    pool: dict[str, dict[BulletKey, PoolItem]] = {t: {} for t in wanted}
+    units: dict[tuple[str, int], str | None] = {}
+    for run in runs:
+        for result in run:
+            items = pool.get(result.number)
+            if items is None:
+                continue  # a topic the topics file does not have: nothing to judge it against
+            for b in result.bullets:
+                key = bullet_key(result.number, b.text)
+                item = items.get(key)
+                if item is None:
+                    item = items[key] = PoolItem(item_id(key), result.number, b.text, key)
+                item.occurrences.append(Occurrence(run.run_id, b.position,
+                                                   tuple((s.post, s.offset) for s in b.sources)))
+                for s in b.sources:
+                    if (s.post, s.offset) not in units:
+                        units[(s.post, s.offset)] = unit_of(corpus, s.post, s.offset)
+    out: dict[str, list[PoolItem]] = {}
+    for number, items in pool.items():
+        for item in items.values():
+            grouped: dict[tuple[str, str], list[int]] = {}
+            unit_for: dict[tuple[str, str], str | None] = {}
+            for occ in item.occurrences:
+                for post, offset in occ.sources:
+                    unit = units[(post, offset)]
+                    k = source_key(post, unit, offset)
+                    offs = grouped.setdefault(k, [])
+                    unit_for[k] = unit
+                    if offset not in offs:
+                        offs.append(offset)
+            item.sources = [PooledSource(k, k[0], unit_for[k], tuple(sorted(v))) for k, v in grouped.items()]
+        out[number] = sorted(items.values(),
+                             key=lambda it: hashlib.sha256(f"{seed}\x00{it.id}".encode("utf-8")).hexdigest())
+    return out

@@ -1,0 +1,113 @@
+"""The cited post as the page shows it: decoded text in runs, quotes marked, the cited text lit.
+
+The page never sees raw XML or a file path: only these runs of decoded text, so nothing of the
+collection beyond the cited posts leaves the server. The lit span is the bullet's text found at
+(or within three words after) the cited offset; when the bullet is not a verbatim extract, it is
+the sentence that starts at the offset.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from indexing.records import decode_spans
+
+_SENTENCE_END = re.compile(r"[.!?。！？؟\n]")
+_FALLBACK_CHARS = 400
+_DIRECTION = {"arz": ("ar", "rtl"), "cmn": ("zh", "ltr"), "eng": ("en", "ltr")}
+
+
+def post_view(thread, offsets: tuple[int, ...], bullet_text: str) -> dict[str, Any]:
+    """A JSON-ready view of the post holding ``offsets[0]``: header fields and text segments.
+
+    Segments are ``{"t": text, "q": quote depth > 0, "hl": lit, "cite": starts at a cited offset}``.
+    """
+    post = thread.post_at(offsets[0])
+    lang, direction = _DIRECTION.get(thread.lang or "", ("", "auto"))
+    if post is None:
+        return {"thread": thread.id, "post": None, "lang": lang, "dir": direction, "segments": [],
+                "missing": f"offset {offsets[0]} lies outside every post of this thread"}
+    chars: list[tuple[str, int, bool]] = []  # (character, raw offset, in a quote)
+    for piece in post.pieces:
+        text, offs, _ = decode_spans(thread.raw[piece.start:piece.end], piece.start)
+        if chars and piece.is_quote != chars[-1][2] and chars[-1][0] != "\n" and not text.startswith("\n"):
+            chars.append(("\n", offs[0] if offs else piece.start, piece.is_quote))
+        chars.extend((c, o, piece.is_quote) for c, o in zip(text, offs))
+    spans = [_lit_span(thread, chars, o, bullet_text) for o in offsets]
+    cites = set(offsets)
+    segments: list[dict[str, Any]] = []
+    seen_cite: set[int] = set()
+    for c, off, quote in chars:
+        lit = any(s <= off < e for s, e in spans)
+        cite = False
+        for o in cites - seen_cite:
+            if off >= o:
+                cite = True
+                seen_cite.add(o)
+        last = segments[-1] if segments else None
+        if last is not None and last["q"] == quote and last["hl"] == lit and not cite:
+            last["t"] += c
+        else:
+            segments.append({"t": c, "q": quote, "hl": lit, "cite": cite})
+    _trim(segments)
+    return {"thread": thread.id, "post": post.id, "author": post.author, "datetime": post.datetime,
+            "lang": lang, "dir": direction, "segments": segments,
+            "found": any(_found(thread, o, bullet_text) for o in offsets)}
+
+
+def _found(thread, offset: int, text: str) -> bool:
+    try:
+        return thread.find_text(text, offset) is not None
+    except (ValueError, IndexError):
+        return False
+
+
+def _lit_span(thread, chars: list[tuple[str, int, bool]], offset: int, text: str) -> tuple[int, int]:
+    """Raw span to light for one citation: the bullet's text there, else the sentence at the offset."""
+    try:
+        span = thread.find_text(text, offset)
+    except (ValueError, IndexError):
+        span = None
+    if span is not None:
+        return span
+    start = next((i for i, (_, o, _) in enumerate(chars) if o >= offset), len(chars))
+    end = start
+    while end < len(chars) and end - start < _FALLBACK_CHARS:
+        if end > start and _SENTENCE_END.match(chars[end][0]):
+            end += 1
+            break
+        end += 1
+    if start >= len(chars):
+        return (offset, offset)
+    return (chars[start][1], chars[end - 1][1] + 1)
+
+
+_BLANK_LINES = re.compile(r"[ \t]*\n[ \t\n]*\n")
+
+
+def _tidy(segments: list[dict[str, Any]]) -> None:
+    """At most one blank line in a row, inside a segment or across segments (quotes leave many)."""
+    run = 0  # line breaks at the end of the text kept so far
+    for seg in segments:
+        text = _BLANK_LINES.sub("\n\n", seg["t"])
+        body = text.lstrip()
+        lead = text[:len(text) - len(body)]
+        if lead.count("\n") + run > 2:
+            text = "\n" * max(0, 2 - run) + body
+        seg["t"] = text
+        tail = text[len(text.rstrip()):]
+        run = run + tail.count("\n") if not body else tail.count("\n")
+    segments[:] = [seg for seg in segments if seg["t"] or seg["cite"]]
+
+
+def _trim(segments: list[dict[str, Any]]) -> None:
+    """Drop the white space that opens and closes a post (the XML's line breaks)."""
+    _tidy(segments)
+    while segments and not segments[0]["t"].strip() and not segments[0]["cite"]:
+        segments.pop(0)
+    if segments:
+        segments[0]["t"] = segments[0]["t"].lstrip()
+    while segments and not segments[-1]["t"].strip():
+        segments.pop()
+    if segments:
+        segments[-1]["t"] = segments[-1]["t"].rstrip()

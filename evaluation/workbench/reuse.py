@@ -1,0 +1,225 @@
+"""Judgments that carry over to new runs (incremental pooling, as TREC pools).
+
+A person's decision about a bullet is about its text, not about the run that gave it: two runs
+that output the same sentence for the same topic get the same facets and the same struck words.
+Support is about a cited post, so it carries over per (topic, bullet text, thread, post unit).
+This module holds those keys (the one definition of "the same bullet") and the index of earlier
+human judgments that ``bolt judge --reuse`` and ``bolt assess --reuse`` consult.
+
+Earlier judgments must say which text they judged: ``bolt judge`` writes it in the extra key
+``text``. A file without it cannot be reused, and :func:`read_reusable` says so.
+"""
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from bolt.problems import ERROR, Problem, ProblemsError
+from evaluation.judgments import JudgedSource, Judgment, read_judgments
+
+TEXT_KEY = "text"          # the judged bullet text (extra key written by `bolt judge`)
+STRUCK_KEY = "struck"      # struck character spans [[start, end], ...] of that text
+JUDGED_BY_KEY = "judged_by"  # "human" or "machine" on every judgment `bolt assess --reuse` writes
+
+_EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
+
+
+def normalise_text(text: str) -> str:
+    """The form two bullets share when they say the same thing in the same words.
+
+    NFKC (full-width and compatibility forms), case folded, white space collapsed, punctuation
+    at both ends dropped ("Bain bought Ampad." and "bain bought  Ampad" are one bullet).
+    """
+    t = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    stripped = _EDGE_PUNCT.sub("", t)
+    return stripped or t
+
+
+BulletKey = tuple[str, str]            # (topic, normalised text)
+SourceKey = tuple[str, str, str]       # (thread id, post unit or "@offset") within a bullet key
+
+
+def bullet_key(topic: str, text: str) -> BulletKey:
+    """Key of a judged bullet: its topic and normalised text."""
+    return (topic, normalise_text(text))
+
+
+def source_key(post: str, unit: str | None, offset: int) -> tuple[str, str]:
+    """Key of a judged citation: the thread and the post element it points into.
+
+    Two offsets in the same post share one support decision (the post supports the bullet or
+    not); when the post unit is unknown the offset stands in for it.
+    """
+    return (post, unit if unit else f"@{offset}")
+
+
+@dataclass
+class HumanDecision:
+    """What a person decided about one bullet text: facets, struck spans, support per cited post."""
+
+    facets: tuple[str, ...]
+    struck: tuple[tuple[int, int], ...]
+    supports: dict[tuple[str, str], bool] = field(default_factory=dict)
+    assessor: str = ""
+    origin: str = ""  # "FILE:LINE" of the judgment it came from
+
+
+def struck_spans(value: object, text: str) -> tuple[tuple[int, int], ...] | None:
+    """Validated, merged struck spans of ``text``; None when ``value`` is not a list of [start, end]."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        return None
+    spans = []
+    for item in value:
+        if (not isinstance(item, list) or len(item) != 2 or not all(type(v) is int for v in item)
+                or not 0 <= item[0] < item[1] <= len(text)):
+            return None
+        spans.append((item[0], item[1]))
+    return merge_spans(spans)
+
+
+def merge_spans(spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Sorted, non-overlapping spans covering the same characters."""
+    out: list[list[int]] = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return tuple((s, e) for s, e in out)
+
+
+def unstruck_text(text: str, struck: Iterable[tuple[int, int]]) -> str:
+    """``text`` with every struck span replaced by a space (what stays responsive)."""
+    chars = list(text)
+    for s, e in struck:
+        for i in range(s, min(e, len(chars))):
+            chars[i] = " "
+    return "".join(chars)
+
+
+class ReuseIndex:
+    """Earlier human decisions by bullet key; later files win over earlier ones."""
+
+    def __init__(self) -> None:
+        self.decisions: dict[BulletKey, HumanDecision] = {}
+        self.files: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.decisions)
+
+    def get(self, topic: str, text: str) -> HumanDecision | None:
+        return self.decisions.get(bullet_key(topic, text))
+
+    def add(self, j: Judgment, origin: str) -> None:
+        """Fold one judgment in: its facets and struck words, and each source's support."""
+        text = j.extra[TEXT_KEY]
+        key = bullet_key(j.topic, text)
+        struck = struck_spans(j.extra.get(STRUCK_KEY), text) or ()
+        d = self.decisions.get(key)
+        if d is None or d.origin.rsplit(":", 1)[0] != origin.rsplit(":", 1)[0]:
+            d = HumanDecision(j.facets, struck, dict(d.supports) if d else {}, j.assessor, origin)
+            self.decisions[key] = d
+        for src in j.sources:
+            if src.extra.get("decided", True) is not False:
+                d.supports[source_key(src.post, src.unit, src.offset)] = src.supports
+
+
+def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
+    """Human judgments from ``paths`` (in order; a later file overrides an earlier one).
+
+    Only judgments a person made count: a judgment marked ``judged_by: machine`` (written by
+    ``bolt assess --reuse``) or by an ``auto:`` assessor is skipped, so the machine's guesses never
+    pass for a person's. A judgment without its ``text`` stops the read with the line to fix.
+    """
+    index = ReuseIndex()
+    for path in paths:
+        name = str(path)
+        problems: list[Problem] = []
+        for j in read_judgments(path):
+            if j.extra.get(JUDGED_BY_KEY) == "machine" or j.assessor.startswith("auto:"):
+                continue
+            text = j.extra.get(TEXT_KEY)
+            if not isinstance(text, str) or not text.strip():
+                problems.append(Problem(ERROR, name, j.line, "reuse-no-text",
+                                        "this judgment does not say which bullet text it judged; add "
+                                        "\"text\": \"...\" (the bullet's text), or judge with 'bolt judge', "
+                                        "which writes it", j.topic, j.bullet))
+                continue
+            if struck_spans(j.extra.get(STRUCK_KEY), text) is None:
+                problems.append(Problem(ERROR, name, j.line, "reuse-struck",
+                                        f"\"struck\" must be a list of [start, end] character spans inside "
+                                        f"the text (0 <= start < end <= {len(text)})", j.topic, j.bullet))
+                continue
+            index.add(j, f"{name}:{j.line}")
+            if len(problems) >= 50:
+                break
+        if problems:
+            raise ProblemsError(problems)
+        index.files.append(name)
+    return index
+
+
+def apply_human(machine: Judgment, text: str, human: HumanDecision) -> Judgment:
+    """The machine's judgment of a bullet with a person's decisions put in where they exist.
+
+    Facets and struck words come from the person. Each source takes the person's support decision
+    for its (thread, post) when there is one, else the machine's, and says which
+    (``judged_by`` on the source). The judgment says ``judged_by: human`` (all from a person) or
+    ``mixed`` (some sources still the machine's); ``assessor`` names the person.
+    """
+    from evaluation.matching.text import count_chars, count_words
+
+    sources: list[JudgedSource] = []
+    machine_sources = 0
+    for src in machine.sources:
+        k = source_key(src.post, src.unit, src.offset)
+        if k in human.supports:
+            sources.append(JudgedSource(src.post, src.offset, src.unit, human.supports[k], None,
+                                        {JUDGED_BY_KEY: "human"}))
+        else:
+            machine_sources += 1
+            sources.append(JudgedSource(src.post, src.offset, src.unit, src.supports, src.facets,
+                                        {**src.extra, JUDGED_BY_KEY: "machine"}))
+    kept = unstruck_text(text, human.struck)
+    extra = {"chars": count_chars(text), "responsive_chars": count_chars(kept), TEXT_KEY: text,
+             STRUCK_KEY: [list(s) for s in human.struck],
+             JUDGED_BY_KEY: "human" if machine_sources == 0 else "mixed", "reused_from": human.origin}
+    words = count_words(text)
+    return Judgment(machine.topic, machine.run, machine.bullet, human.assessor or machine.assessor,
+                    tuple(human.facets), words, min(words, count_words(kept)), tuple(sources), extra)
+
+
+def mark_machine(j: Judgment, text: str) -> Judgment:
+    """The machine's judgment, saying so (``judged_by: machine``) and which text it judged."""
+    return Judgment(j.topic, j.run, j.bullet, j.assessor, j.facets, j.words, j.responsive_words, j.sources,
+                    {**j.extra, TEXT_KEY: text, JUDGED_BY_KEY: "machine"})
+
+
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """True when two paths name one existing file (so --reuse never reads what --out replaces)."""
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
+def with_human(judgments: Iterable[Judgment], runs: Iterable, index: ReuseIndex,
+               counts: dict[str, int]) -> Iterable[Judgment]:
+    """Pass the machine's judgments through, a person's decision replacing each where one exists.
+
+    ``runs`` are the judged :class:`bolt.submission.Run` objects (the bullet texts); ``counts``
+    gets how many judgments are ``human``, ``mixed`` and ``machine``.
+    """
+    texts = {(r.run_id, res.number, b.position): b.text for r in runs for res in r for b in res.bullets}
+    for j in judgments:
+        text = texts.get((j.run, j.topic, j.bullet), "")
+        human = index.get(j.topic, text) if text else None
+        out = apply_human(j, text, human) if human is not None else mark_machine(j, text)
+        counts[out.extra[JUDGED_BY_KEY]] += 1
+        yield out

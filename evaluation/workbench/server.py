@@ -1,0 +1,153 @@
+"""The local web server behind ``bolt judge`` (Starlette on uvicorn, 127.0.0.1 only).
+
+It trusts no request: every request must name this server in ``Host`` (no DNS rebinding), any
+``Origin`` must be this server's, every API call must carry the per-session token (printed in the
+URL, sent back by the page as a header, compared in constant time), writes must be JSON of
+bounded size, and the only files it serves are the three of the page, from a fixed table. The
+collection is shown only as decoded text of the posts the runs cite.
+"""
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from evaluation.workbench.session import BadInput, JudgingSession
+
+STATIC = Path(__file__).with_name("static")
+PAGES = {"/": ("index.html", "text/html; charset=utf-8"),
+         "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+         "/app.css": ("app.css", "text/css; charset=utf-8")}
+MAX_BODY = 64 * 1024
+TOKEN_HEADER = "x-bolt-token"
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                               "img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'none'; "
+                               "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",  # the token is in the page's URL: never send it elsewhere
+    "Cache-Control": "no-store",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=SECURITY_HEADERS)
+
+
+def create_app(session: JudgingSession, *, token: str, port: int) -> Starlette:
+    """The ASGI app for one session; ``port`` is the one the server listens on (for Host/Origin checks)."""
+    hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
+    origins = {f"http://{h}" for h in hosts}
+    page_bytes = {path: (STATIC / name).read_bytes() for path, (name, _) in PAGES.items()}
+
+    def checked(handler: Callable[[Request], Any], *, api: bool = True) -> Callable:
+        async def endpoint(request: Request) -> Response:
+            host = request.headers.get("host", "")
+            if host not in hosts:
+                return _error(421, f"this server answers only to 127.0.0.1:{port}; open the URL 'bolt judge' printed")
+            origin = request.headers.get("origin")
+            if origin is not None and origin not in origins:
+                return _error(403, "requests from other pages are refused")
+            if request.headers.get("sec-fetch-site") not in (None, "same-origin", "none"):
+                return _error(403, "requests from other sites are refused")
+            if api:
+                sent = request.headers.get(TOKEN_HEADER, "")
+                if not hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode()):
+                    return _error(403, "missing or wrong session token; open the URL 'bolt judge' printed "
+                                       "(it ends in ?token=...)")
+            try:
+                return await handler(request)
+            except BadInput as exc:
+                return _error(400, str(exc))
+        return endpoint
+
+    async def body(request: Request) -> dict:
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            raise BadInput("send JSON (Content-Type: application/json)")
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+            raise BadInput(f"request body larger than {MAX_BODY} bytes")
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise BadInput(f"request body larger than {MAX_BODY} bytes")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise BadInput(f"the request is not valid JSON ({exc})") from None
+        except RecursionError:
+            raise BadInput("the request's JSON is nested too deeply") from None
+        if not isinstance(data, dict):
+            raise BadInput("send a JSON object")
+        return data
+
+    async def page(request: Request) -> Response:
+        name, media = PAGES[request.url.path]
+        if request.url.path == "/":
+            sent = request.query_params.get("token", "")
+            if not hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode()):
+                return PlainTextResponse("Open the full URL that 'bolt judge' printed (it ends in ?token=...).",
+                                         status_code=403, headers=SECURITY_HEADERS)
+        return Response(page_bytes[request.url.path], media_type=media, headers=SECURITY_HEADERS)
+
+    async def overview(request: Request) -> Response:
+        return JSONResponse(session.overview(), headers=SECURITY_HEADERS)
+
+    async def topic(request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        view = await run_in_threadpool(session.topic_view, request.path_params["number"])
+        return JSONResponse(view, headers=SECURITY_HEADERS)
+
+    async def decide(request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        data = await body(request)
+        state = await run_in_threadpool(session.apply, data.get("item"), data.get("op"))
+        return JSONResponse(state, headers=SECURITY_HEADERS)
+
+    async def facet(request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        data = await body(request)
+        if not isinstance(data.get("topic"), str):
+            raise BadInput("name the topic: {\"topic\": \"1.001\", ...}")
+        added = await run_in_threadpool(session.add_facet, data["topic"], data.get("desc"),
+                                        data.get("importance", "vital"), data.get("nugget"))
+        return JSONResponse(added, headers=SECURITY_HEADERS)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return _error(404, "no such page")
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return _error(405, "method not allowed")
+
+    async def failed(request: Request, exc: Exception) -> Response:
+        print(f"error: bolt judge could not answer {request.method} {request.url.path}: "
+              f"{type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        return _error(500, f"the server failed ({type(exc).__name__}: {exc}); nothing was changed by this "
+                           "request; see the terminal running bolt judge")
+
+    routes = [Route(path, checked(page, api=False), methods=["GET"]) for path in PAGES]
+    routes += [
+        Route("/api/overview", checked(overview), methods=["GET"]),
+        Route("/api/topic/{number}", checked(topic), methods=["GET"]),
+        Route("/api/decide", checked(decide), methods=["POST"]),
+        Route("/api/facet", checked(facet), methods=["POST"]),
+    ]
+    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed, Exception: failed})

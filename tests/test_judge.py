@@ -1,0 +1,267 @@
+"""``bolt judge`` without a browser: reuse keys, the pool, the server's refusals, two writers at once,
+a crash and a resume, and judgments carried over to a new run (``bolt judge --reuse``,
+``bolt assess --reuse``). The browser flow is in ``test_judge_browser.py``."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from bolt.cli import main
+from bolt.submission import Bullet, Result, read_run, write_run
+from evaluation.judgments import read_judgments
+from evaluation.matching.text import count_words
+from evaluation.workbench.pool import build_pool
+from evaluation.workbench.reuse import bullet_key, normalise_text, read_reusable
+from evaluation.workbench.session import JudgingSession
+from indexing.corpus import open_corpus
+from indexing.errors import ToolkitError
+from judge_support import CORPUS, TOPIC, TOPICS, Judge, make_runs
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return open_corpus(paths=[CORPUS])
+
+
+@pytest.fixture()
+def runs(tmp_path: Path) -> dict[str, Path]:
+    return make_runs(tmp_path / "runs")
+
+
+def session(runs: dict[str, Path], corpus, out: Path, names=("alpha",), **kw) -> JudgingSession:
+    return JudgingSession(topics_path=TOPICS, runs=[read_run(runs[n]) for n in names], corpus=corpus, out=out,
+                          assessor="ann", **kw)
+
+
+def test_normalised_text_ignores_case_space_and_end_punctuation():
+    assert normalise_text("  Bain  bought\tAmpad. ") == "bain bought ampad"
+    assert normalise_text("ＡＢＣ") == "abc"  # full-width forms (NFKC)
+    assert normalise_text("从3月1日起。") == "从3月1日起"
+    assert normalise_text("...") == "..."  # punctuation alone stays itself, never the empty key
+    assert bullet_key("1.001", "A b.") == bullet_key("1.001", "a B") != bullet_key("1.002", "a B")
+
+
+def test_pool_shows_each_text_once_in_a_stable_blind_order(runs, corpus):
+    alpha, beta = read_run(runs["alpha"]), read_run(runs["beta"])
+    pool = build_pool([alpha, beta], corpus, [TOPIC], seed="human:ann")[TOPIC]
+    assert len(pool) == 5  # 4 + 2 bullets, one text shared
+    shared = [it for it in pool if len(it.occurrences) == 2]
+    assert len(shared) == 1 and {o.run for o in shared[0].occurrences} == {"alpha", "beta"}
+    assert shared[0].sources[0].unit is not None  # the post element holding the offset
+    again = build_pool([beta, alpha], corpus, [TOPIC], seed="human:ann")[TOPIC]
+    assert [it.id for it in again] == [it.id for it in pool]
+    other = build_pool([alpha, beta], corpus, [TOPIC], seed="human:bob")[TOPIC]
+    assert [it.id for it in other] != [it.id for it in pool]  # order is per assessor, not the runs' order
+
+
+def test_server_refuses_hostile_requests(runs, tmp_path):
+    judge = Judge(str(runs["alpha"]), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out",
+                  str(tmp_path / "j.jsonl"))
+    try:
+        ok, topic = judge.call(f"/api/topic/{TOPIC}")
+        assert ok == 200 and len(topic["items"]) == 4
+        item = topic["items"][0]["id"]
+        assert judge.call("/api/overview", headers={"X-Bolt-Token": "guess"})[0] == 403
+        assert judge.call("/api/overview", headers={"Host": f"evil.example:{judge.port}"})[0] == 421
+        assert judge.call("/api/overview", headers={"Origin": "http://evil.example"})[0] == 403
+        assert judge.call("/api/overview", headers={"Sec-Fetch-Site": "cross-site"})[0] == 403
+        code, body = judge.call("/api/decide", raw=b"item=1", headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert code == 400 and "JSON" in body["error"]
+        code, body = judge.call("/api/decide", raw=b"[" * 30000 + b"]" * 30000,
+                                headers={"Content-Type": "application/json"})
+        assert code == 400 and "nested" in body["error"]
+        code, body = judge.call("/api/decide", raw=b"x" * 70000, headers={"Content-Type": "application/json"})
+        assert code == 400 and "larger" in body["error"]
+        for op, words in [({"op": "facet", "facet": "9", "on": True}, "no facet"),
+                          ({"op": "strike", "spans": [[0, 10 ** 6]], "on": True}, "inside the bullet"),
+                          ({"op": "support", "source": "/etc/passwd", "value": True}, "no source"),
+                          ({"op": "rm -rf"}, "unknown operation")]:
+            code, body = judge.call("/api/decide", {"item": item, "op": op})
+            assert code == 400 and words in body["error"], body
+        assert judge.call("/api/decide", {"item": "../../etc/passwd", "op": {"op": "confirm"}})[0] == 400
+        assert judge.call("/api/facet", {"topic": TOPIC, "desc": "", "importance": "vital"})[0] == 400
+        assert judge.call("/api/facet", {"topic": TOPIC, "desc": "x", "importance": "huge"})[0] == 400
+        code, body = judge.call("/api/facet", {"topic": TOPIC, "desc": "y", "importance": "vital",
+                                               "nugget": {"text": "x", "item": item, "source": "/etc/passwd"}})
+        assert code == 400 and "selected in a post" in body["error"]
+        code, body = judge.call("/api/facet", {"topic": TOPIC, "desc": "y", "importance": "vital",
+                                               "nugget": {"text": "words in no post at all", "item": item,
+                                                          "source": topic["items"][0]["sources"][0]["id"]}})
+        assert code == 400 and "not found in that post" in body["error"]
+        second = subprocess.run([sys.executable, "-m", "bolt.cli", "judge", str(runs["alpha"]), "--topics", str(TOPICS),
+                                 "--corpus", str(CORPUS), "--out", str(tmp_path / "j.jsonl"), "--no-browser"],
+                                capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1 and "another bolt judge (pid " in second.stderr  # one server per file
+        assert judge.call("/../../etc/passwd")[0] == 404
+        assert judge.call("/app.js/../../judge_support.py")[0] == 404
+        assert judge.call("/api/topic/..%2F..%2Fetc")[0] in (400, 404)
+        assert judge.call("/api/topic/9.999")[0] == 400
+        # nothing above changed the judgments file: it holds only the header
+        lines = (tmp_path / "j.jsonl").read_text(encoding="utf-8").splitlines()
+        assert len(lines) == 1 and "_meta" in lines[0]
+    finally:
+        judge.stop()
+
+
+def test_two_tabs_at_once_lose_nothing_and_double_nothing_and_a_crash_loses_nothing(runs, tmp_path):
+    out = tmp_path / "j.jsonl"
+    args = (str(runs["alpha"]), str(runs["beta"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+            "--out", str(out), "--assessor", "ann")
+    judge = Judge(*args)
+    try:
+        items = judge.call(f"/api/topic/{TOPIC}")[1]["items"]
+        errors: list = []
+
+        def tab(ops) -> None:
+            for item, op in ops:
+                code, body = judge.call("/api/decide", {"item": item, "op": op})
+                if code != 200:
+                    errors.append(body)
+
+        a = [(it["id"], {"op": "facet", "facet": "1", "on": True}) for it in items] * 3
+        b = [(it["id"], {"op": "facet", "facet": "3", "on": True}) for it in items] * 3
+        b += [(it["id"], {"op": "support", "source": s["id"], "value": True}) for it in items for s in it["sources"]]
+        threads = [threading.Thread(target=tab, args=(ops,)) for ops in (a, b)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors
+        judge.kill()  # a crash: no clean shutdown
+    finally:
+        judge.stop()
+    judged = read_judgments(out)  # refuses a doubled (topic, run, bullet)
+    assert len(judged) == 6  # every bullet of both runs, once
+    assert all(j.facets == ("1", "3") and all(s.supports for s in j.sources) for j in judged)
+    assert all(j.assessor == "human:ann" and j.extra["judged_by"] == "human" for j in judged)
+    again = Judge(*args)  # resumes from the file
+    try:
+        items = again.call(f"/api/topic/{TOPIC}")[1]["items"]
+        assert all(it["decision"]["facets"] == ["1", "3"] for it in items)
+        assert again.call("/api/decide", {"item": items[0]["id"], "op": {"op": "confirm"}})[0] == 200
+    finally:
+        again.stop()
+    final = read_judgments(out)
+    assert len(final) == 6
+    assert all(j.extra["complete"] == (j.extra["text"] == items[0]["text"]) for j in final)
+
+
+def test_a_new_run_gets_earlier_judgments_without_asking_and_assess_mixes_them(runs, corpus, tmp_path, capsys):
+    human = tmp_path / "human.jsonl"
+    first = session(runs, corpus, human)
+    items = {it.text: it for it in first.pool[TOPIC]}
+    eng1 = next(t for t in items if t.startswith("From 1 March"))
+    for text, it in items.items():
+        facet = "1" if text == eng1 else "2"
+        first.apply(it.id, {"op": "facet", "facet": facet, "on": True})
+        first.apply(it.id, {"op": "support", "source": it.sources[0].id, "value": True})
+        first.apply(it.id, {"op": "confirm"})
+    first.apply(items[eng1].id, {"op": "strike", "spans": [[0, 4]], "on": True})  # "From"
+
+    out = tmp_path / "second.jsonl"
+    second = session(runs, corpus, out, names=("alpha", "beta"), reuse=read_reusable([human]))
+    second.save()
+    view = second.topic_view(TOPIC)
+    assert [it["text"] for it in view["items"]] == read_texts(runs["beta"])[:1]  # only the new bullet
+    assert view["carried"] == 4 and second.carried == 4
+    carried = {(j.run, j.bullet): j for j in read_judgments(out)}
+    repeated = carried[("beta", 2)]  # beta's upper-cased copy of alpha's first bullet, never shown
+    assert repeated.facets == ("1",) and repeated.sources[0].supports is True
+    assert repeated.words - repeated.responsive_words == 1 and repeated.extra["reused_from"].startswith(str(human))
+    assert ("beta", 1) not in carried  # the new bullet waits for a person
+    assert [j.to_json() for j in read_judgments(out)] == [j.to_json() for j in second.judgments()]
+
+    code = main(["assess", str(runs["alpha"]), str(runs["beta"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+                 "--out", str(tmp_path / "mixed.jsonl"), "--reuse", str(human), "--no-semantic", "--quiet", "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["judged_by"] == {"human": 5, "mixed": 0, "machine": 1}
+    mixed = {(j.run, j.bullet): j for j in read_judgments(tmp_path / "mixed.jsonl")}
+    assert mixed[("beta", 2)].assessor == "human:ann" and mixed[("beta", 2)].facets == ("1",)
+    assert mixed[("beta", 1)].extra["judged_by"] == "machine" and mixed[("beta", 1)].assessor.startswith("auto:")
+    assert mixed[("alpha", 1)].responsive_words == count_words(mixed[("alpha", 1)].extra["text"]) - 1
+
+    main(["assess", str(runs["alpha"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+          "--out", str(tmp_path / "plain.jsonl"), "--reuse", str(human), "--no-semantic", "--quiet"])
+    text = capsys.readouterr().out
+    assert "judged by people: 4, partly (some sources the machine's): 0, by the machine: 0" in text
+
+
+def read_texts(path: Path) -> list[str]:
+    return [b.text for r in read_run(path) for b in r.bullets]
+
+
+def test_reuse_refuses_judgments_that_do_not_say_their_text(tmp_path):
+    bad = tmp_path / "old.jsonl"
+    bad.write_text(json.dumps({"topic": TOPIC, "run": "r", "bullet": 1, "assessor": "human:x", "facets": ["1"],
+                               "words": 3, "responsive_words": 3, "sources": []}) + "\n", encoding="utf-8")
+    with pytest.raises(ToolkitError) as err:
+        read_reusable([bad])
+    assert "old.jsonl:1" in str(err.value) and "\"text\"" in str(err.value)
+
+
+def test_resume_finds_decisions_by_text_when_a_run_is_made_again(runs, corpus, tmp_path):
+    out = tmp_path / "j.jsonl"
+    first = session(runs, corpus, out)
+    for it in first.pool[TOPIC]:
+        first.apply(it.id, {"op": "facet", "facet": "1", "on": True})
+    alpha = read_run(runs["alpha"])
+    bullets = alpha.results[TOPIC].bullets
+    # alpha made again: bullets in reverse order, the last one replaced by a new text
+    new = [bullets[3], bullets[2], bullets[1], Bullet(4, "A new sentence about fares.", bullets[0].sources)]
+    write_run("alpha", [Result(TOPIC, tuple(new))], runs["alpha"])
+    second = session(runs, corpus, out)
+    assert second.stale == 1 and second.stale_path.exists()  # the dropped bullet's line, moved aside
+    second.save()
+    judged = {(j.bullet, j.extra["text"]) for j in read_judgments(out)}
+    assert judged == {(1, bullets[3].text), (2, bullets[2].text), (3, bullets[1].text)}
+    assert [j.extra["text"] for j in read_judgments(second.stale_path)] == [bullets[0].text]
+
+
+def test_a_bullet_citing_a_new_post_keeps_its_facets_and_waits_for_that_source(runs, corpus, tmp_path, capsys):
+    human = tmp_path / "human.jsonl"
+    first = session(runs, corpus, human)
+    eng1 = next(it for it in first.pool[TOPIC] if it.text.startswith("From 1 March"))
+    first.apply(eng1.id, {"op": "facet", "facet": "1", "on": True})
+    first.apply(eng1.id, {"op": "support", "source": eng1.sources[0].id, "value": True})
+    first.apply(eng1.id, {"op": "confirm"})
+    other = next(b for b in read_run(runs["alpha"]).results[TOPIC].bullets if b.text != eng1.text)
+    write_run("gamma", [Result(TOPIC, (Bullet(1, eng1.text, other.sources),))], tmp_path / "gamma.xml")
+    runs = {**runs, "gamma": tmp_path / "gamma.xml"}
+
+    second = session(runs, corpus, tmp_path / "second.jsonl", names=("gamma",), reuse=read_reusable([human]))
+    second.save()
+    shown = second.topic_view(TOPIC)["items"]
+    assert len(shown) == 1 and shown[0]["decision"]["facets"] == ["1"] and shown[0]["decision"]["carried"]
+    assert shown[0]["decision"]["supports"] == {} and not shown[0]["decision"]["confirmed"]
+    (j,) = read_judgments(tmp_path / "second.jsonl")
+    assert j.facets == ("1",) and j.sources[0].extra == {"decided": False} and j.extra["complete"] is False
+
+    assert main(["assess", str(runs["gamma"]), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out",
+                 str(tmp_path / "mixed.jsonl"), "--reuse", str(human), "--no-semantic", "--quiet", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["judged_by"] == {"human": 0, "mixed": 1, "machine": 0}
+    (m,) = read_judgments(tmp_path / "mixed.jsonl")
+    assert m.facets == ("1",) and m.sources[0].extra["judged_by"] == "machine" and m.assessor == "human:ann"
+
+
+def test_the_cited_post_is_shown_decoded_with_the_cited_text_lit_and_quotes_marked():
+    from evaluation.workbench.posts import post_view
+    from indexing.reader import parse_thread_text
+
+    raw = ('<doc id="bolt-eng-DF-1-2-3">\n<headline>\nh\n</headline>\n<post id="p1" author="a" datetime="d">\n'
+           '<quote orig_author="b">\nquoted &amp; old\n</quote>\n\n\n\nFares rose to 8 pounds &amp; more. '
+           'Then a rant.\n</post>\n</doc>\n')
+    thread = parse_thread_text(raw, path="t.xml")
+    offset = raw.index("Fares")
+    view = post_view(thread, (offset,), "Fares rose to 8 pounds & more.")
+    segs = view["segments"]
+    assert view["post"] == "p1" and view["dir"] == "ltr" and view["found"] is True
+    assert [s["t"] for s in segs if s["q"]] == ["quoted & old\n"]  # decoded, marked as a quote
+    assert "".join(s["t"] for s in segs if s["hl"]) == "Fares rose to 8 pounds & more."
+    assert next(s for s in segs if s["cite"])["t"].startswith("Fares")
+    assert "\n\n\n" not in "".join(s["t"] for s in segs)  # at most one blank line
