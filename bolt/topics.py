@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
 
 from bolt.problems import ERROR, WARNING, Problem, ProblemsError
+from indexing.textfacts import CITATION_WORDS_BEFORE, count_words, within_citation_reach
 
 if TYPE_CHECKING:  # pragma: no cover
     from indexing.records import Thread
@@ -48,7 +49,7 @@ ATTRIBUTES = {
     "desc": (),
     "nugget": ("post", "offset"),
 }
-MAX_WORDS_BEFORE = 3  # a nugget offset may point up to three words before its text (SPEC §2)
+MAX_WORDS_BEFORE = CITATION_WORDS_BEFORE  # a nugget offset may point up to three words before its text (SPEC §2)
 MAX_BYTES = 64 * 1024 * 1024  # a topic file larger than this is refused, not parsed
 
 _WS = re.compile(r"\s+")
@@ -477,7 +478,7 @@ def _resolves(thread: "Thread", text: str, offset: int, found: list[tuple[int, i
     # Also accept an exact occurrence in the same post (own or quoted text) found by our search.
     post = thread.post_at(offset)
     return any(thread.post_at(s) is post and (s <= offset < e or (
-        offset <= s and thread.word_distance(offset, s) <= MAX_WORDS_BEFORE)) for s, e in found)
+        offset <= s and within_citation_reach(thread.word_distance(offset, s), MAX_WORDS_BEFORE))) for s, e in found)
 
 
 def find_nugget_offsets(thread: "Thread", text: str) -> list[tuple[int, int]]:
@@ -575,11 +576,9 @@ def average_nugget_words(topics: Iterable[Topic]) -> float:
     """Mean words per nugget text over all nuggets of the set (0.0 when there is none).
 
     The denominator of facet precision's estimate of incorrect nuggets (SPEC §6, P_n).
-    Words are counted by ``indexing.lookup.count_words`` (a Chinese character counts as one word),
-    the same count the validator and assessor use.
+    Words are ``indexing.textfacts`` words (a Chinese character counts as one word), the same count
+    the validator, the assessor and the scorer use.
     """
-    from indexing.lookup import count_words
-
     counts = [count_words(n.text) for t in topics for f in t.facets for n in f.nuggets]
     return sum(counts) / len(counts) if counts else 0.0
 

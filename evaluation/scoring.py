@@ -29,7 +29,7 @@ from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, py
 from bolt.topics import average_nugget_words as topics_average_nugget_words
 from evaluation.metrics.err import err_facet
 from indexing.errors import ToolkitError
-from indexing.lookup import count_words
+from indexing.textfacts import WORDS_VERSION, count_words, non_ws_chars
 
 UnitKey = tuple[str, str]
 UnitResolver = Callable[[str, int], "str | None"]  # (thread id, offset) -> post id, None when unknown
@@ -37,15 +37,6 @@ UnitResolver = Callable[[str, int], "str | None"]  # (thread id, offset) -> post
 #: TREC 2004 per-series weights (Voorhees 2005): renormalised over the types a series has, which
 #: gives 0.67 factoid + 0.33 other for a series without list questions.
 TREC2004_WEIGHTS: dict[str, float] = {"factoid": 0.5, "list": 0.25, "other": 0.25}
-
-
-def non_ws_chars(text: str) -> int:
-    """Non-white-space characters (the ``l`` of the nugget F length allowance).
-
-    ``str.split()`` splits on exactly the characters regex ``\\s`` matches (``str.isspace``, checked
-    over every code point in the tests), at a third of the cost of removing them with a regex.
-    """
-    return sum(map(len, text.split()))
 
 
 # ---------------------------------------------------------------------------------- inputs
@@ -454,6 +445,7 @@ def settings_dict(metrics: Sequence[Metric], table: StatsTable, *, judgments: Se
         "units": units,
         "nugget_units": dict(table.nugget_units),
         "unjudged": "irrelevant-unsupported",
+        "words": WORDS_VERSION,
     }
     if extra:
         settings.update(extra)

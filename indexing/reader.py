@@ -37,6 +37,7 @@ from lxml import etree
 from indexing.errors import CorpusError, ToolkitError
 from indexing.lang import UNKNOWN, lang_of
 from indexing.records import Piece, Post, Thread
+from indexing.textfacts import XML_ENTITIES
 
 PathLike = Union[str, os.PathLike]
 CHUNK = 1 << 20  # bytes read at a time
@@ -52,7 +53,7 @@ _MARKUP = re.compile(
 _ATTRS_OK = re.compile(r"""(?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*\s*/?""")
 _ATTR = re.compile(r"""([^\s=<>/"']+)\s*=\s*(?:"([^"<]*)"|'([^'<]*)')""")
 _REF = re.compile(r"&(?:#([0-9]+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));")
-_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+_NAMED = XML_ENTITIES
 _AMP_ANY = re.compile(r"&([^;\s<&]{0,32});?")
 _DTD = re.compile(r"<!(?:DOCTYPE|ENTITY|ELEMENT|ATTLIST)", re.IGNORECASE)
 _DOC_OPEN = re.compile(r"<doc[\s>/]")

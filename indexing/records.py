@@ -14,10 +14,13 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator, NamedTuple
 
+from indexing.textfacts import CITATION_WORDS_BEFORE, ENTITY
+from indexing.textfacts import decode_entity as _decode_entity
+
 LANGS = ("eng", "arz", "cmn")
 
 _QUOTE_TAG = re.compile(r"<quote(?=[\s/>])")
-_ENTITY = re.compile(r"&(#[0-9]+|#x[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+_ENTITY = ENTITY
 
 
 class Piece(NamedTuple):
@@ -262,13 +265,13 @@ class Thread:
         """Words of decoded text between ``offset`` and ``span_start`` (0 when offset is at or after).
 
         Used for the three-word rule: a citation may point up to three words before its text.
-        Tags count as word breaks, entities as their character; see ``indexing.lookup.count_words``.
+        Tags count as word breaks, entities as their character; words are ``indexing.textfacts`` words.
         """
         from indexing.lookup import word_distance
 
         return word_distance(self, offset, span_start)
 
-    def find_text(self, text: str, near: int, max_words: int = 3) -> tuple[int, int] | None:
+    def find_text(self, text: str, near: int, max_words: int = CITATION_WORDS_BEFORE) -> tuple[int, int] | None:
         """Raw span of ``text`` (decoded, whitespace-insensitive) starting within ``max_words``
         words after ``near`` in the same post, or containing ``near``; None when absent."""
         from indexing.lookup import find_text_near
@@ -310,17 +313,6 @@ def decode_spans(raw: str, start: int) -> tuple[str, list[int], list[int]]:
         offs.extend(range(start + pos, start + len(raw)))
         ends.extend(range(start + pos + 1, start + len(raw) + 1))
     return "".join(out), offs, ends
-
-
-_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
-
-
-def _decode_entity(body: str, whole: str) -> str:
-    if body.startswith("#x"):
-        return chr(int(body[2:], 16))
-    if body.startswith("#"):
-        return chr(int(body[1:]))
-    return _NAMED.get(body, whole)
 
 
 def _quote_between(raw: str, a: int, b: int) -> bool:
