@@ -20,14 +20,17 @@ Rules decided here (documented in ``docs/metrics.md``):
 from __future__ import annotations
 
 import math
+import os
 import statistics
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from evaluation.judgments import HolisticJudgment, Judgment, JudgmentSet, gc_paused
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, pyramid_F
 from bolt.topics import average_nugget_words as topics_average_nugget_words
 from evaluation.metrics.err import err_facet
+from evaluation.results import ScoreReport
 from indexing.errors import ToolkitError
 from indexing.textfacts import WORDS_VERSION, count_words, non_ws_chars
 
@@ -483,37 +486,6 @@ def _fmt(v: Any) -> str:
 
 # ---------------------------------------------------------------------------------- report
 
-@dataclass
-class ScoreReport:
-    """All numbers of one ``bolt score`` invocation, with their settings."""
-
-    settings: dict[str, Any]
-    metrics: list[str]
-    topics: dict[str, dict[str, dict[str, float]]]   # run -> topic -> metric -> score
-    means: dict[str, dict[str, float]]               # run -> metric -> mean over topics
-    conditions: dict[str, dict[str, dict[str, Any]]]  # run -> condition -> {"topics": n, metric: mean}
-    series: dict[str, dict[str, dict[str, float]]]   # run -> series -> metric -> score
-    series_means: dict[str, dict[str, float]]        # run -> metric -> macro-average over series
-    zero_median: dict[str, list[str]]                # metric -> topics
-    unjudged: dict[str, int]
-
-    @property
-    def signature(self) -> str:
-        return signature(self.settings)
-
-    def to_json(self) -> dict[str, Any]:
-        runs = {r: {"mean": self.means[r], "topics": self.topics[r], "conditions": self.conditions[r],
-                    "series": self.series[r], "series_mean": self.series_means[r],
-                    "unjudged_bullets": self.unjudged[r]} for r in self.means}
-        return {
-            "settings": self.settings,
-            "signature": self.signature,
-            "runs": runs,
-            "zero_median_topics": {m: {"count": len(ts), "topics": ts} for m, ts in self.zero_median.items()},
-            "unjudged_bullets": sum(self.unjudged.values()),
-        }
-
-
 def choose_metrics(*, beta: float = 3.0, err_denominator: str = "residual", votes: bool = False,
                    holistic_file: bool = False) -> list[Metric]:
     """The metrics ``bolt score`` reports for these options."""
@@ -553,3 +525,76 @@ def report(topics: Sequence[Any], table: StatsTable, metrics: Sequence[Metric], 
     zero = {n: zero_median_topics(per_topic, n) for n in names}
     return ScoreReport(settings, names, per_topic, means, conds, series, smeans, zero,
                        dict(table.unjudged_bullets))
+
+
+# ---------------------------------------------------------------------------------- the library call
+
+PathOrRecords = Any
+
+
+def unit_resolver(corpus: Sequence[str] | None = None, index: str | None = None) -> tuple[UnitResolver | None, str]:
+    """(thread, offset) -> post id from a collection or an index, and the ``units`` setting it gives."""
+    if not (corpus or index):
+        return None, "judgments-or-offset"
+    from indexing.corpus import open_corpus
+
+    opened = open_corpus(paths=corpus, index_dir=index)
+
+    def unit_of(thread_id: str, offset: int) -> str | None:
+        thread = opened.get(thread_id)
+        if thread is None:
+            return None
+        post = thread.post_at(offset)
+        return post.id if post is not None else None
+
+    return unit_of, "corpus"
+
+
+def read_series_types(path: str | os.PathLike) -> dict[str, str]:
+    """``topic<TAB>factoid|list|other`` lines (``--series-types``); errors name the file and line."""
+    out = {}
+    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if len(cells) != 2 or cells[1].strip() not in ("factoid", "list", "other"):
+            raise ToolkitError("expected topic<TAB>factoid|list|other", file=str(path), line=lineno,
+                               hint="one topic per line, its question type after a tab")
+        out[cells[0].strip()] = cells[1].strip()
+    return out
+
+
+def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: float = 3.0,
+          err_denominator: str = "residual", avg_nugget_words: float | None = None,
+          votes: str | os.PathLike | None = None, holistic: str | os.PathLike | None = None,
+          corpus: Sequence[str] | None = None, index: str | None = None,
+          series_types: str | os.PathLike | None = None) -> ScoreReport:
+    """Score runs from judgments: the library form of ``bolt score`` (same settings, same report).
+
+    ``runs``: submission paths or ``bolt.submission.Run`` records; ``topics``: a topics path or
+    ``Topic`` records; ``judgments``: judgments paths or ``JudgmentSet`` records. Files are hashed
+    into the settings; records given directly are not (their ``sha256`` settings are None).
+    """
+    from bolt.submission import read_run
+    from bolt.topics import read_topics, read_votes
+    from evaluation.judgments import file_sha256, load_judgments, read_holistic
+
+    topics_path = topics if isinstance(topics, (str, os.PathLike)) else None
+    topic_records = read_topics(topics_path) if topics_path is not None else list(topics)
+    run_records = [read_run(r) if isinstance(r, (str, os.PathLike)) else r for r in runs]
+    sets = [load_judgments(j) if isinstance(j, (str, os.PathLike)) else j for j in judgments]
+    vote_table = read_votes(votes) if votes else None
+    hol = read_holistic(holistic) if holistic else None
+    unit_of, units = unit_resolver(corpus, index)
+    table = build_stats(topic_records, run_records, sets, avg_nugget_words=avg_nugget_words, votes=vote_table,
+                        holistic_judgments=hol, unit_of=unit_of)
+    metrics = choose_metrics(beta=beta, err_denominator=err_denominator, votes=vote_table is not None,
+                             holistic_file=hol is not None)
+    extra = {"votes_sha256": file_sha256(votes) if votes else None,
+             "holistic_sha256": file_sha256(holistic) if holistic else None,
+             "series": "trec2004" if series_types else "macro"}
+    settings = settings_dict(metrics, table, judgments=sets, topics_count=len(topic_records),
+                             topics_sha256=file_sha256(topics_path) if topics_path is not None else None,
+                             units=units, extra=extra)
+    types = read_series_types(series_types) if series_types else None
+    return report(topic_records, table, metrics, settings, series_types=types)

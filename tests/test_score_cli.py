@@ -150,3 +150,21 @@ def test_compare_across_score_files_and_metrics(capsys, sample, tmp_path):
     assert "choose --metric from" in capsys.readouterr().err
     assert main(["compare", str(a), str(b)]) == 0
     assert "Kendall" in capsys.readouterr().out
+
+
+def test_library_score_equals_the_command_and_reads_its_own_json(capsys, sample, tmp_path):
+    """``evaluation.scoring.score`` is ``bolt score`` without argparse; the report round-trips its JSON and CSV."""
+    from evaluation.results import ScoreReport
+    from evaluation.scoring import score
+
+    d, topic, runs, jpath = sample
+    code, out, err = _score(capsys, sample, "--json", "--csv", str(tmp_path / "cli.csv"))
+    assert code == 0, err
+    rep = score(list(runs.values()), TOPICS, [jpath])
+    assert json.loads(rep.dumps()) == json.loads(out)
+    path = rep.write_json(tmp_path / "s.json")
+    back = ScoreReport.read(path)
+    assert back == rep and back.name == "s" and back.signature == rep.signature
+    assert back.dumps() == rep.dumps()
+    assert rep.to_csv() == (tmp_path / "cli.csv").read_text(encoding="utf-8")
+    assert rep.per_topic("R_n")["good"][topic.number] == pytest.approx(2 / len(topic.facets))
