@@ -181,20 +181,18 @@ def _condition_label(key: str) -> str:
             "asks_for": f"asks for = {value}"}.get(kind, key)
 
 
+class _Unread(NamedTuple):
+    text: str = ""
+    sources: tuple = ()
+
+
 def newly_covered(judgments: Sequence, order: Sequence[int]) -> dict[int, tuple[str, ...]]:
-    """``N_k`` per bullet position (SPEC §6): facets a counting bullet covers first, in bullet order."""
+    """``N_k`` per bullet position, as the scorer counts it (``evaluation.scoring.bullet_facts``)."""
+    from evaluation.scoring import bullet_facts
+
     by_pos = {j.bullet: j for j in judgments}
-    seen: set[str] = set()
-    out: dict[int, tuple[str, ...]] = {}
-    for k in order:
-        j = by_pos.get(k)
-        if j is None or not any(s.supports for s in j.sources):
-            out[k] = ()
-            continue
-        new = tuple(f for f in j.facets if f not in seen)
-        seen.update(new)
-        out[k] = new
-    return out
+    facts, _ = bullet_facts([_Unread()] * len(order), lambda k: by_pos.get(order[k - 1]))
+    return {pos: f.newly_covered for pos, f in zip(order, facts)}
 
 
 # ----------------------------------------------------------------------------- HTML pieces
@@ -442,6 +440,8 @@ def _compare_html(compare: Mapping, metrics: Sequence[str]) -> str:
 
 def _bullets_section(topics: Sequence, runs: Sequence, judgments: Sequence, corpus,
                      width: int) -> str:
+    from evaluation.scoring import bullet_facts
+
     cache: dict = {}
     by_key: dict[tuple[str, str], list] = defaultdict(list)
     for j in judgments:
@@ -468,7 +468,9 @@ def _bullets_section(topics: Sequence, runs: Sequence, judgments: Sequence, corp
                 continue
             js = by_key.get((t.number, run.run_id), [])
             jpos = {j.bullet: j for j in js}
-            new = newly_covered(js, [b.position for b in bullets])
+            facts, _ = bullet_facts(bullets, lambda k: jpos.get(bullets[k - 1].position),
+                                    known={f.id for f in t.facets})
+            new = {b.position: f.newly_covered for b, f in zip(bullets, facts)}  # the scorer's N_k
             items, ctxs = [], []
             for b in bullets:
                 j = jpos.get(b.position)

@@ -28,6 +28,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--corpus", nargs="+", metavar="PATH", help="collection, to place nugget citations in posts")
     c.add_argument("--index", metavar="DIR", help="index folder, to place nugget citations in posts")
     p.add_argument("--holistic", metavar="FILE", help="holistic judgments (TSV or JSONL): adds holistic")
+    p.add_argument("--also", action="append", default=[], metavar="METRIC",
+                   help="also report this metric, e.g. 'nugget_F(beta=5)' beside nugget_F (repeatable); "
+                        "results of two metrics of one name are keyed by their repr")
     p.add_argument("--series-types", metavar="FILE",
                    help="TSV topic<TAB>type (factoid|list|other): series scores use the TREC 2004 weights")
 
@@ -38,7 +41,18 @@ def compute(args) -> "ScoreReport":  # noqa: F821 - for callers (benchmarks) tha
 
     return score(args.runs, args.topics, args.judgments, beta=args.beta, err_denominator=args.err_denominator,
                  avg_nugget_words=args.avg_nugget_words, votes=args.votes, holistic=args.holistic,
-                 corpus=args.corpus, index=args.index, series_types=args.series_types)
+                 corpus=args.corpus, index=args.index, series_types=args.series_types,
+                 also=_parse_also(getattr(args, "also", None) or []))
+
+
+def _parse_also(texts: list[str]) -> list:
+    from evaluation.metrics import parse_metrics
+    from indexing.errors import ToolkitError
+
+    try:
+        return parse_metrics(texts)
+    except ValueError as exc:
+        raise ToolkitError(f"--also: {exc}", hint="give a metric as its repr, e.g. --also 'nugget_F(beta=5)'") from None
 
 
 def _table(rep) -> None:
