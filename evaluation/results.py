@@ -44,8 +44,6 @@ class ScoreReport:
     def signature(self) -> str:
         if self.signature_text is not None:
             return self.signature_text
-        from evaluation.scoring import signature
-
         return signature(self.settings) if "params" in self.settings else ""
 
     @property
@@ -137,9 +135,37 @@ class ScoreReport:
         return atomic_write_text(path, self.to_csv(), newline="")
 
 
+def signature(settings: Mapping[str, Any]) -> str:
+    """sacrebleu-style ``key:value|...`` line; version last. Long hashes shortened to 12 digits."""
+    parts = []
+    for k, v in settings["params"].items():
+        parts.append(f"{k}:{_fmt(v)}")
+    for js in settings.get("judgments", []):
+        parts.append(f"judgments:{js['sha256'][:12]}")
+    if settings.get("assessors"):
+        parts.append(f"assessor:{'+'.join(settings['assessors'])}")
+    for key in ("assessor_version", "embedding_model"):
+        if settings.get(key):
+            parts.append(f"{key}:{'+'.join(settings[key])}")
+    skip = {"params", "judgments", "assessors", "assessor_version", "embedding_model", "assessor_meta",
+            "metrics", "version", "nugget_units"}
+    for k, v in settings.items():
+        if k in skip or v is None or isinstance(v, (dict, list)):
+            continue
+        parts.append(f"{k}:{_fmt(v)[:12] if k.endswith('sha256') else _fmt(v)}")
+    parts.append(f"version:{settings.get('version')}")
+    return "|".join(parts)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
 def as_report(scores: "ScoreReport | Mapping[str, Any]") -> ScoreReport:
     """A ScoreReport from itself or from a ``bolt score --json`` document."""
     return scores if isinstance(scores, ScoreReport) else ScoreReport.from_json(scores)
 
 
-__all__ = ["ScoreReport", "as_report"]
+__all__ = ["ScoreReport", "as_report", "signature"]

@@ -30,9 +30,9 @@ from evaluation.judgments import HolisticJudgment, Judgment, JudgmentSet, gc_pau
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F
 from bolt.topics import average_nugget_words as topics_average_nugget_words
 from evaluation.metrics.err import err_sums
-from evaluation.results import ScoreReport
+from evaluation.results import ScoreReport, signature  # noqa: F401  (signature re-exported)
 from indexing.errors import ToolkitError
-from indexing.textfacts import WORDS_VERSION, count_words, non_ws_chars
+from indexing.textfacts import WORDS_VERSION, count_words, non_ws_chars  # noqa: F401  (non_ws_chars re-exported)
 
 UnitKey = tuple[str, str]
 UnitResolver = Callable[[str, int], "str | None"]  # (thread id, offset) -> post id, None when unknown
@@ -467,36 +467,6 @@ def settings_dict(metrics: Sequence[Metric], table: StatsTable, *, judgments: Se
     return settings
 
 
-def signature(settings: Mapping[str, Any]) -> str:
-    """sacrebleu-style ``key:value|...`` line; version last. Long hashes shortened to 12 digits."""
-    parts = []
-    for k, v in settings["params"].items():
-        parts.append(f"{k}:{_fmt(v)}")
-    for js in settings.get("judgments", []):
-        parts.append(f"judgments:{js['sha256'][:12]}")
-    if settings.get("assessors"):
-        parts.append(f"assessor:{'+'.join(settings['assessors'])}")
-    for key in ("assessor_version", "embedding_model"):
-        if settings.get(key):
-            parts.append(f"{key}:{'+'.join(settings[key])}")
-    skip = {"params", "judgments", "assessors", "assessor_version", "embedding_model", "assessor_meta",
-            "metrics", "version", "nugget_units"}
-    for k, v in settings.items():
-        if k in skip or v is None or isinstance(v, (dict, list)):
-            continue
-        parts.append(f"{k}:{_fmt(v)[:12] if k.endswith('sha256') else _fmt(v)}")
-    parts.append(f"version:{settings.get('version')}")
-    return "|".join(parts)
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:g}"
-    return str(v)
-
-
-# ---------------------------------------------------------------------------------- report
-
 def choose_metrics(*, beta: float = 3.0, err_denominator: str = "residual", votes: bool = False,
                    holistic_file: bool = False, also: Sequence[Metric | str] = ()) -> list[Metric]:
     """The metrics ``bolt score`` reports for these options, then ``also`` (metrics or their reprs,
@@ -542,9 +512,6 @@ def report(topics: Sequence[Any], table: StatsTable, metrics: Sequence[Metric], 
 
 
 # ---------------------------------------------------------------------------------- the library call
-
-PathOrRecords = Any
-
 
 def unit_resolver(corpus: Sequence[str] | None = None, index: str | None = None) -> tuple[UnitResolver | None, str]:
     """(thread, offset) -> post id from a collection or an index, and the ``units`` setting it gives."""

@@ -10,9 +10,12 @@ count as breaks and entities as the one character they encode.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from indexing.records import TextMap, Thread
 from indexing.textfacts import CITATION_WORDS_BEFORE, count_words, decode_entities, within_citation_reach, words
+
+if TYPE_CHECKING:  # pragma: no cover - records imports this module; annotations only
+    from indexing.records import TextMap, Thread
 
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"\s+")

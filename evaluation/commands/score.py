@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from bolt.exit_codes import SUCCESS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from evaluation.results import ScoreReport
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -35,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="TSV topic<TAB>type (factoid|list|other): series scores use the TREC 2004 weights")
 
 
-def compute(args) -> "ScoreReport":  # noqa: F821 - for callers (benchmarks) that hold parsed arguments
+def compute(args) -> "ScoreReport":
     """The score report for parsed ``bolt score`` arguments (``evaluation.scoring.score``)."""
     from evaluation.scoring import score
 
