@@ -26,7 +26,6 @@ from evaluation.metrics import METRIC_ORDER
 SYSTEMS = ("main", "lead", "bm25-sentences")
 MARKER = "demo.json"
 LEADERBOARD = METRIC_ORDER
-STEPS = ("index", "run", "validate", "assess", "score", "compare", "report")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
