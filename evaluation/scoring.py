@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 from evaluation.judgments import HolisticJudgment, Judgment, JudgmentSet, gc_paused
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F
 from bolt.topics import average_nugget_words as topics_average_nugget_words
-from evaluation.metrics.err import err_sums
+from evaluation.metrics.err import err_facet, err_sums  # noqa: F401  (err_facet re-exported)
 from evaluation.results import ScoreReport, signature  # noqa: F401  (signature re-exported)
 from indexing.errors import ToolkitError
 from indexing.textfacts import WORDS_VERSION, count_words, non_ws_chars  # noqa: F401  (non_ws_chars re-exported)
