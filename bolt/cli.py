@@ -15,6 +15,7 @@ from typing import NamedTuple, Sequence
 
 from bolt import __version__
 from bolt.exit_codes import INVALID, SUCCESS, USAGE
+from bolt.help_format import DefaultsHelpFormatter
 
 
 class Command(NamedTuple):
@@ -67,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE
     module = importlib.import_module(COMMANDS[name].module)
     cmd_parser = argparse.ArgumentParser(prog=f"bolt {name}", description=COMMANDS[name].summary,
-                                         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                         formatter_class=DefaultsHelpFormatter)
     module.add_arguments(cmd_parser)
     try:
         args = cmd_parser.parse_args(argv[1:])

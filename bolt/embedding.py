@@ -57,15 +57,6 @@ def resolve_model(name: str | None = None) -> str:
     return name
 
 
-def is_available() -> bool:
-    """True when sentence-transformers imports and the default model is on disk."""
-    try:
-        import sentence_transformers  # noqa: F401
-    except ImportError:
-        return False
-    return bundled_model_path() is not None
-
-
 class Embedder:
     """A loaded model with a per-text cache; ``model_id`` goes into score signatures."""
 

@@ -9,24 +9,25 @@ Nugget offsets follow SPEC §2: a raw code-point offset into the thread's escape
 at, or at most three words before, the nugget text inside a ``<post>``. ``check_topics`` checks
 them against a corpus and suggests the nearest exact offset when one is wrong.
 
-The votes file for nugget pyramids (``read_votes``) is documented in ``docs/topics.md``.
+Jobs beside this module, re-exported from it: the nugget citation checks against a collection
+(``bolt.topic_corpus``) and the votes file for nugget pyramids (``bolt.votes``, ``read_votes``;
+documented in ``docs/topics.md``).
 """
 from __future__ import annotations
 
 from indexing.atomic import atomic_write_text
 
-import csv
 import difflib
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from bolt.problems import ERROR, WARNING, Problem, ProblemsError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from indexing.records import Thread
+from bolt.topic_corpus import MAX_WORDS_BEFORE, check_nugget, find_nugget_offsets, nugget_resolves  # noqa: F401
+from bolt.votes import VOTES, VOTES_HEADER, read_votes, write_votes  # noqa: F401  (re-exported)
+from indexing.textfacts import count_words
 
 IMPORTANCES = ("vital", "okay")
 LANG_ATTRS = {"eng": "eng", "arz": "arz", "cmn": "cmn", "cnm": "cmn"}  # guidelines spell Mandarin 'cnm'
@@ -48,7 +49,6 @@ ATTRIBUTES = {
     "desc": (),
     "nugget": ("post", "offset"),
 }
-MAX_WORDS_BEFORE = 3  # a nugget offset may point up to three words before its text (SPEC §2)
 MAX_BYTES = 64 * 1024 * 1024  # a topic file larger than this is refused, not parsed
 
 _WS = re.compile(r"\s+")
@@ -153,7 +153,7 @@ def check_topics(path: str | os.PathLike, corpus=None) -> list[Problem]:
         for topic in topics:
             for facet in topic.facets:
                 for nugget in facet.nuggets:
-                    problems.extend(_check_nugget(str(path), topic, facet, nugget, corpus))
+                    problems.extend(check_nugget(str(path), topic, facet, nugget, corpus))
     return problems
 
 
@@ -436,77 +436,6 @@ def _suggest(name: str, choices: Sequence[str]) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-# --------------------------------------------------------------------------- corpus checks
-
-
-def _check_nugget(file: str, topic: Topic, facet: Facet, nugget: Nugget, corpus) -> list[Problem]:
-    if nugget.post is None or nugget.offset is None:
-        return []
-
-    def problem(rule: str, message: str, severity: str = ERROR) -> list[Problem]:
-        return [Problem(severity, file, nugget.line, rule, f"facet {facet.id}: {message}", topic.number)]
-
-    thread = corpus.get(nugget.post)
-    if thread is None:
-        return problem("nugget-thread-unknown", f"nugget post {nugget.post} is not a thread of the corpus; "
-                       "use a thread id from the collection")
-    found = find_nugget_offsets(thread, nugget.text)
-    hint = _nearest_hint(found, nugget.offset, nugget.text)
-    if not 0 <= nugget.offset < len(thread.raw):
-        return problem("nugget-offset-outside-thread", f"offset {nugget.offset} is outside thread "
-                       f"{thread.id} (length {len(thread.raw)}); {hint}")
-    if thread.post_at(nugget.offset) is None:
-        return problem("nugget-offset-outside-post", f"offset {nugget.offset} of thread {thread.id} is not "
-                       f"inside a <post>; {hint}")
-    if _resolves(thread, nugget.text, nugget.offset, found):
-        return []
-    return problem("nugget-offset-mismatch", f"the nugget text is not at (or within {MAX_WORDS_BEFORE} "
-                   f"words after) offset {nugget.offset} of thread {thread.id}; {hint}")
-
-
-def nugget_resolves(thread: "Thread", nugget: Nugget) -> bool:
-    """True when ``nugget.offset`` points at, or at most three words before, its text in ``thread``."""
-    if nugget.offset is None or thread.post_at(nugget.offset) is None:
-        return False
-    return _resolves(thread, nugget.text, nugget.offset, find_nugget_offsets(thread, nugget.text))
-
-
-def _resolves(thread: "Thread", text: str, offset: int, found: list[tuple[int, int]]) -> bool:
-    if thread.find_text(text, offset, MAX_WORDS_BEFORE) is not None:
-        return True
-    # Also accept an exact occurrence in the same post (own or quoted text) found by our search.
-    post = thread.post_at(offset)
-    return any(thread.post_at(s) is post and (s <= offset < e or (
-        offset <= s and thread.word_distance(offset, s) <= MAX_WORDS_BEFORE)) for s, e in found)
-
-
-def find_nugget_offsets(thread: "Thread", text: str) -> list[tuple[int, int]]:
-    """Raw spans where ``text`` (whitespace-insensitive, entities decoded) occurs in the thread's posts.
-
-    Searches each post's own text and its quoted text, so a suggested offset always lies inside
-    a ``<post>``.
-    """
-    words = text.split()
-    if not words:
-        return []
-    pattern = re.compile(r"\s+".join(re.escape(w) for w in words))
-    spans: list[tuple[int, int]] = []
-    for post in thread.posts:
-        for quotes in (False, True):
-            tm = thread.text_map(post, quotes=quotes)
-            for m in pattern.finditer(tm.text):
-                spans.append(tm.raw_span(m.start(), m.end()))
-    return sorted(set(spans))
-
-
-def _nearest_hint(found: list[tuple[int, int]], offset: int, text: str) -> str:
-    if not found:
-        short = text if len(text) <= 40 else text[:37] + "..."
-        return f"the text \"{short}\" is not in that thread; copy the nugget exactly from a post"
-    best = min(found, key=lambda s: (abs(s[0] - offset), s[0]))
-    return f"the nearest exact offset is {best[0]}"
-
-
 # --------------------------------------------------------------------------- writing
 
 
@@ -575,72 +504,8 @@ def average_nugget_words(topics: Iterable[Topic]) -> float:
     """Mean words per nugget text over all nuggets of the set (0.0 when there is none).
 
     The denominator of facet precision's estimate of incorrect nuggets (SPEC §6, P_n).
-    Words are counted by ``indexing.lookup.count_words`` (a Chinese character counts as one word),
-    the same count the validator and assessor use.
+    Words are ``indexing.textfacts`` words (a Chinese character counts as one word), the same count
+    the validator, the assessor and the scorer use.
     """
-    from indexing.lookup import count_words
-
     counts = [count_words(n.text) for t in topics for f in t.facets for n in f.nuggets]
     return sum(counts) / len(counts) if counts else 0.0
-
-
-# --------------------------------------------------------------------------- votes
-
-
-VOTES_HEADER = ("topic", "facet", "assessor", "vote")
-VOTES = ("vital", "okay")
-
-
-def read_votes(path: str | os.PathLike) -> dict[str, dict[str, dict[str, int]]]:
-    """Read a nugget-pyramid votes file: ``{topic: {facet_id: {"vital": n, "okay": n}}}``.
-
-    A UTF-8 TSV with the header ``topic<TAB>facet<TAB>assessor<TAB>vote``, one row per assessor
-    and facet, ``vote`` in ``vital|okay``; blank lines and lines starting with ``#`` are skipped.
-    An assessor who gave a facet neither vote has no row. Raises ProblemsError listing every bad row.
-    """
-    path = Path(path)
-    file = str(path)
-    problems: list[Problem] = []
-    out: dict[str, dict[str, dict[str, int]]] = {}
-    seen: dict[tuple[str, str, str], int] = {}
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProblemsError([Problem(ERROR, file, None, "file-unreadable",
-                                     f"cannot read the votes file ({exc}); give a UTF-8 TSV file")]) from exc
-    rows = [(i, line) for i, line in enumerate(text.splitlines(), 1)
-            if line.strip() and not line.lstrip().startswith("#")]
-    if not rows or tuple(c.strip() for c in rows[0][1].split("\t")) != VOTES_HEADER:
-        line = rows[0][0] if rows else 1
-        raise ProblemsError([Problem(ERROR, file, line, "votes-header",
-                                     "the first line must be the header topic<TAB>facet<TAB>assessor<TAB>vote")])
-    for lineno, line in rows[1:]:
-        cells = [c.strip() for c in next(csv.reader([line], delimiter="\t", quoting=csv.QUOTE_NONE))]
-        if len(cells) != 4 or not all(cells):
-            problems.append(Problem(ERROR, file, lineno, "votes-row",
-                                    f"expected 4 non-empty tab-separated fields, got {len(cells)}; "
-                                    "write topic, facet, assessor, vote", cells[0] if cells else None))
-            continue
-        topic, facet, assessor, vote = cells
-        if vote not in VOTES:
-            problems.append(Problem(ERROR, file, lineno, "votes-value",
-                                    f"vote \"{vote}\" must be vital or okay", topic))
-            continue
-        key = (topic, facet, assessor)
-        if key in seen:
-            problems.append(Problem(ERROR, file, lineno, "votes-duplicate",
-                                    f"assessor {assessor} already voted on facet {facet} at line {seen[key]}; "
-                                    "keep one vote per assessor and facet", topic))
-            continue
-        seen[key] = lineno
-        counts = out.setdefault(topic, {}).setdefault(facet, {"vital": 0, "okay": 0})
-        counts[vote] += 1
-    if problems:
-        raise ProblemsError(problems)
-    return out
-
-
-def write_votes(rows: Iterable[tuple[str, str, str, str]], path: str | os.PathLike) -> None:
-    """Write a votes file (atomically) from ``(topic, facet, assessor, vote)`` rows."""
-    lines = ["\t".join(VOTES_HEADER)] + ["\t".join(r) for r in rows]
-    _atomic_write(Path(path), "\n".join(lines) + "\n")

@@ -13,7 +13,6 @@ its offsets is followed (within three words) by text the bullet contains, that i
 from __future__ import annotations
 
 import difflib
-import html
 import os
 import re
 from collections import Counter
@@ -23,7 +22,7 @@ from typing import Iterable
 from bolt.problems import ERROR, WARNING, Problem, ProblemsError
 from bolt.submission import RULES, Bullet, Result, SubmissionReader, _problem, register_rule
 from indexing.errors import ToolkitError
-from indexing.lookup import words as lookup_words
+from indexing.textfacts import CITATION_WORDS_BEFORE, decode_entities, word_keys
 
 UNKNOWN_TOPIC = register_rule("unknown-topic", ERROR, "a result for a topic not in the topic file")
 MISSING_RESULT = register_rule("missing-result", WARNING, "a topic of the topic file with no result")
@@ -42,7 +41,7 @@ TOPIC_RULES = (UNKNOWN_TOPIC, MISSING_RESULT)
 TOPIC_CORPUS_RULES = ("nugget-thread-unknown", "nugget-offset-outside-thread", "nugget-offset-outside-post",
                       "nugget-offset-mismatch")
 
-MAX_WORDS_BEFORE = 3   # the guidelines' "within three words"
+MAX_WORDS_BEFORE = CITATION_WORDS_BEFORE   # the guidelines' "within three words"
 MATCH_WORDS = 4        # words of the cited text that must appear, in order, in the bullet
 
 _THREAD_ID = re.compile(r"bolt-[a-z]{3}-(?:DF|NG)-[\w.-]+|[A-Z]{3}_(?:DF|NG)_\w+", re.IGNORECASE)
@@ -206,8 +205,8 @@ def _thread_id_shape(file: str, topic: str | None, bullet: Bullet) -> list[Probl
 
 
 def words(text: str) -> list[str]:
-    """Case-folded words; each CJK character is one word (as ``indexing.lookup`` counts them)."""
-    return lookup_words(text.casefold())
+    """The words of ``text`` as compared: ``indexing.textfacts.word_keys`` (case-folded, punctuation dropped)."""
+    return word_keys(text)
 
 
 def text_follows(cited: str, bullet_words: list[str], max_words: int = MAX_WORDS_BEFORE,
@@ -297,7 +296,7 @@ def _raw_text_after(thread, post, offset: int) -> str:
     close, open_ = raw.find(">"), raw.find("<")
     if close >= 0 and (open_ < 0 or close < open_):  # the offset is inside a tag
         raw = raw[close + 1:]
-    return html.unescape(_TAG.sub(" ", raw))
+    return decode_entities(_TAG.sub(" ", raw))
 
 
 def _nearest_post(thread, offset: int) -> str:

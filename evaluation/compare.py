@@ -16,48 +16,22 @@
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from evaluation.results import ScoreReport
 from indexing.errors import ToolkitError
 
 
-@dataclass(frozen=True)
-class ScoreFile:
-    """A ``bolt score --json`` document as read back: its name (file stem), means and per-topic scores."""
-
-    name: str
-    path: str
-    means: dict[str, dict[str, float]]               # run -> metric -> mean
-    topics: dict[str, dict[str, dict[str, float]]]   # run -> topic -> metric -> score
-    settings: dict
-
-    def metrics(self) -> list[str]:
-        first = next(iter(self.means.values()), {})
-        return list(first)
+#: A score file as read back is the score report itself (``evaluation.results.ScoreReport``).
+ScoreFile = ScoreReport
 
 
-def load_scores(path: str | Path) -> ScoreFile:
-    """Read a ``bolt score --json`` file; errors name the file and what is missing."""
-    path = Path(path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ToolkitError("scores file not found", file=str(path), hint="write it with 'bolt score ... --json > FILE'") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ToolkitError(f"not a JSON document ({exc})", file=str(path),
-                           hint="give the output of 'bolt score --json'") from None
-    runs = doc.get("runs") if isinstance(doc, dict) else None
-    if not isinstance(runs, dict) or not all(isinstance(v, dict) and "mean" in v for v in runs.values()):
-        raise ToolkitError("no \"runs\" with \"mean\" scores", file=str(path),
-                           hint="give the output of 'bolt score --json'")
-    means = {r: {k: float(v) for k, v in d["mean"].items()} for r, d in runs.items()}
-    topics = {r: {t: {k: float(v) for k, v in s.items()} for t, s in d.get("topics", {}).items()}
-              for r, d in runs.items()}
-    return ScoreFile(path.stem, str(path), means, topics, doc.get("settings", {}))
+def load_scores(path: str | Path) -> ScoreReport:
+    """Read a ``bolt score --json`` file (:meth:`ScoreReport.read`); errors name the file and what is missing."""
+    return ScoreReport.read(path)
 
 
 # ---------------------------------------------------------------------------------- rankings and tau
@@ -220,3 +194,42 @@ def stability(per_topic: Mapping[str, Mapping[str, float]], *, subset_sizes: Seq
         for b in sorted(pairs):
             rows.append(StabilityRow(size, b * bin_width, (b + 1) * bin_width, pairs[b], swaps[b]))
     return rows
+
+
+# ---------------------------------------------------------------------------------- the compare document
+
+def compare_reports(reports: Sequence[ScoreReport], *, metric: str = "F_GD", test: str = "randomization",
+                    resamples: int = 10000, trials: int = 50, bin_width: float = 0.01,
+                    seed: int = 0) -> dict:
+    """The ``bolt compare`` document (SPEC §8 keys plus significance and stability).
+
+    Rankings: one per score report, or one per metric when a single report is given; Kendall's tau-b
+    between every two rankings; paired tests and stability on ``metric``'s per-topic scores.
+    """
+    names = [r.name for r in reports]
+    if len(set(names)) != len(names):
+        raise ToolkitError("two score files have the same name", hint="rename them: NAME is the file name stem")
+    for r in reports:
+        if metric not in r.metrics:
+            raise ToolkitError(f"no metric {metric!r} in the scores", file=r.path,
+                               hint=f"choose --metric from {', '.join(r.metrics)}")
+    if len(reports) == 1:
+        f = reports[0]
+        assignments = {m: {r: f.means[r][m] for r in f.means} for m in f.metrics}
+    else:
+        assignments = {f.name: {r: f.means[r][metric] for r in f.means} for f in reports}
+    rankings = {k: rank_runs(v) for k, v in assignments.items()}
+    taus = {}
+    for a, b in itertools.combinations(assignments, 2):
+        t = kendall_tau(assignments[a], assignments[b])
+        taus[f"{a}|{b}"] = None if math.isnan(t) else round(t, 6)
+    significance, stab = {}, {}
+    for f in reports:
+        per_topic = f.per_topic(metric)
+        significance[f.name] = [r.to_json() for r in paired_tests(per_topic, test=test, n_resamples=resamples,
+                                                                  seed=seed)]
+        stab[f.name] = [row.to_json() for row in stability(per_topic, trials=trials, bin_width=bin_width, seed=seed)]
+    return {"metric": metric, "rankings": rankings, "kendall_tau": taus, "significance": significance,
+            "stability": stab, "settings": {"test": test, "resamples": resamples, "trials": trials,
+                                            "bin_width": bin_width, "seed": seed, "tau": "kendall tau-b (scipy)",
+                                            "rank_by": "metric" if len(reports) == 1 else "score file"}}

@@ -24,6 +24,7 @@ from typing import Any, Iterable, Iterator
 from bolt.problems import ERROR, Problem, ProblemsError
 from evaluation.metrics.holistic import holistic_score
 from indexing.errors import ToolkitError
+from indexing.textfacts import WORDS_VERSION
 
 try:  # orjson decodes a line ~2.5x faster than json; json stays the reference (see _decode)
     from orjson import loads as _fast_loads
@@ -474,10 +475,12 @@ def write_judgments(judgments: Iterable[Judgment], path: str | os.PathLike, head
     """Write judgments as JSONL atomically (temp file beside the target, then ``os.replace``).
 
     ``header`` (assessor name/version, thresholds, model id...) becomes a first line
-    ``{"_meta": header}``; the lines after it follow SPEC §5 exactly.
+    ``{"_meta": header}``, stamped with the word definition its word counts follow
+    (``words``: ``indexing.textfacts.WORDS_VERSION``); the lines after it follow SPEC §5 exactly.
     """
     with atomic_open(path) as fh:
         if header is not None:
+            header = {**header, "words": header.get("words", WORDS_VERSION)}
             fh.write(json.dumps({META_KEY: header}, ensure_ascii=False, sort_keys=True) + "\n")
         for j in judgments:
             fh.write(dumps_judgment(j) + "\n")

@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from evaluation import plots
+from evaluation.metrics import METRIC_ORDER
+from evaluation.results import ScoreReport, as_report
 
-METRICS = ("P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F", "pyramid_F")
+METRICS = METRIC_ORDER
 PRIMARY = "F_GD"
 CONTEXT_CHARS = 240  # decoded characters of post text shown on each side of a citation
 MARK_MAX = 300  # at most this many characters are highlighted when the bullet text is not found
@@ -125,12 +127,9 @@ def _find(thread, bullet_text: str, offset: int) -> tuple[int, int] | None:
 # ----------------------------------------------------------------------------- numbers
 
 
-def metric_names(scores: Mapping) -> list[str]:
+def metric_names(scores: ScoreReport | Mapping) -> list[str]:
     """The SPEC §6 metrics present in the scores, in SPEC order, then any other metric found."""
-    seen: dict[str, None] = {}
-    for run in scores.get("runs", {}).values():
-        for name in run.get("mean", {}):
-            seen[name] = None
+    seen = as_report(scores).metrics
     return [m for m in METRICS if m in seen] + [m for m in seen if m not in METRICS]
 
 
@@ -144,25 +143,25 @@ def _kendall(a: Sequence[float], b: Sequence[float]) -> float | None:
     """Kendall's tau-b (ties handled); None when undefined (fewer than two items or a constant list)."""
     if len(a) < 2 or len(set(a)) < 2 or len(set(b)) < 2:
         return None
-    from scipy.stats import kendalltau
+    from evaluation.compare import kendall_tau
 
-    tau = kendalltau(a, b, variant="b").statistic
-    return float(tau) if math.isfinite(tau) else None
+    tau = kendall_tau(dict(enumerate(a)), dict(enumerate(b)))
+    return tau if math.isfinite(tau) else None
 
 
-def metric_tau(scores: Mapping, metrics: Sequence[str], level: str = "runs") -> list[list[float | None]]:
-    """Kendall's tau-b between every two metrics.
+def metric_tau(scores: ScoreReport | Mapping, metrics: Sequence[str], level: str = "runs") -> list[list[float | None]]:
+    """Kendall's tau-b (``evaluation.compare.kendall_tau``) between every two metrics.
 
     ``level="runs"``: between the rankings of runs by their means (how the metrics order systems);
     ``level="topics"``: over every (run, topic) score, how the metrics agree topic by topic.
     """
-    runs = scores.get("runs", {})
+    rep = as_report(scores)
     vectors: dict[str, list[float]] = {}
     for m in metrics:
         if level == "runs":
-            vectors[m] = [_num(r.get("mean", {}).get(m)) for r in runs.values()]
+            vectors[m] = [_num(rep.means[r].get(m)) for r in rep.runs]
         else:
-            vectors[m] = [_num(t.get(m)) for r in runs.values() for _, t in sorted(r.get("topics", {}).items())]
+            vectors[m] = [_num(t.get(m)) for r in rep.runs for _, t in sorted(rep.topics.get(r, {}).items())]
     out = []
     for a in metrics:
         row = []
@@ -174,33 +173,6 @@ def metric_tau(scores: Mapping, metrics: Sequence[str], level: str = "runs") -> 
     return out
 
 
-def condition_groups(topics: Sequence) -> dict[str, list[str]]:
-    """Topic numbers per condition from the topic properties (SPEC §6 "Aggregation").
-
-    Conditions: each language involved (``language ∋ arz``), the exact language set, single vs.
-    multiple threads, asks-about and asks-for. Topics without a property are left out of its groups.
-    """
-    groups: dict[str, list[str]] = defaultdict(list)
-    for t in topics:
-        props = getattr(t, "properties", None)
-        if props is None:
-            continue
-        langs = sorted(props.languages or ())
-        for lang in langs:
-            groups[f"language ∋ {lang}"].append(t.number)
-        if langs:
-            groups[f"languages = {'+'.join(langs)}"].append(t.number)
-        if props.multiple_threads is not None:
-            groups["threads = " + ("multiple" if props.multiple_threads else "single")].append(t.number)
-        if props.asks_about:
-            groups[f"asks about = {props.asks_about}"].append(t.number)
-        if props.asks_for:
-            groups[f"asks for = {props.asks_for}"].append(t.number)
-    order = ("language ∋", "languages =", "threads =", "asks about", "asks for")
-    return dict(sorted(groups.items(), key=lambda kv: (next(i for i, o in enumerate(order)
-                                                            if kv[0].startswith(o)), kv[0])))
-
-
 def _condition_label(key: str) -> str:
     """The scorer's condition key (``language:arz``, ``threads:single``) as labelled here."""
     kind, _, value = key.partition(":")
@@ -209,39 +181,18 @@ def _condition_label(key: str) -> str:
             "asks_for": f"asks for = {value}"}.get(kind, key)
 
 
-def condition_means(scores: Mapping, groups: Mapping[str, Sequence[str]],
-                    metrics: Sequence[str]) -> dict[str, dict[str, dict[str, float | None]]]:
-    """``{condition: {run: {metric: mean over that condition's topics}}}`` from per-topic scores.
-
-    A topic the run has no score for counts as 0, as in the leaderboard (counted, not dropped).
-    """
-    out: dict[str, dict[str, dict[str, float | None]]] = {}
-    for cond, numbers in groups.items():
-        out[cond] = {}
-        for run, r in scores.get("runs", {}).items():
-            per = r.get("topics", {})
-            out[cond][run] = {}
-            for m in metrics:
-                vals = [_num(per.get(n, {}).get(m)) for n in numbers]
-                vals = [0.0 if v is None else v for v in vals]
-                out[cond][run][m] = sum(vals) / len(vals) if vals else None
-    return out
+class _Unread(NamedTuple):
+    text: str = ""
+    sources: tuple = ()
 
 
 def newly_covered(judgments: Sequence, order: Sequence[int]) -> dict[int, tuple[str, ...]]:
-    """``N_k`` per bullet position (SPEC §6): facets a counting bullet covers first, in bullet order."""
+    """``N_k`` per bullet position, as the scorer counts it (``evaluation.scoring.bullet_facts``)."""
+    from evaluation.scoring import bullet_facts
+
     by_pos = {j.bullet: j for j in judgments}
-    seen: set[str] = set()
-    out: dict[int, tuple[str, ...]] = {}
-    for k in order:
-        j = by_pos.get(k)
-        if j is None or not any(s.supports for s in j.sources):
-            out[k] = ()
-            continue
-        new = tuple(f for f in j.facets if f not in seen)
-        seen.update(new)
-        out[k] = new
-    return out
+    facts, _ = bullet_facts([_Unread()] * len(order), lambda k: by_pos.get(order[k - 1]))
+    return {pos: f.newly_covered for pos, f in zip(order, facts)}
 
 
 # ----------------------------------------------------------------------------- HTML pieces
@@ -323,10 +274,10 @@ def _img(png: bytes, alt: str) -> str:
     return f'<img class="plot" alt="{h(alt)}" src="{plots.data_uri(png)}">'
 
 
-def _settings_section(scores: Mapping) -> str:
-    settings = scores.get("settings") or {}
-    sig = scores.get("signature") or (settings.get("signature") if isinstance(settings, Mapping) else None)
-    if sig is None and isinstance(settings, Mapping):
+def _settings_section(scores: ScoreReport) -> str:
+    settings = scores.settings
+    sig = scores.signature or settings.get("signature")
+    if not sig and settings:
         sig = "|".join(f"{k}:{v if isinstance(v, (str, int, float)) else json.dumps(v, sort_keys=True)}"
                        for k, v in settings.items())
     rows = [f'<tr><td class="l"><code>{h(k)}</code></td><td class="l">'
@@ -340,20 +291,22 @@ def _settings_section(scores: Mapping) -> str:
                '</details>' if rows else "") + "</section>")
 
 
-def _leaderboard(scores: Mapping, metrics: Sequence[str], rank_by: str, pr_png: bytes | None,
+def _leaderboard(scores: ScoreReport, metrics: Sequence[str], rank_by: str, pr_png: bytes | None,
                  bars_png: bytes | None) -> str:
-    runs = scores.get("runs", {})
-    order = sorted(runs, key=lambda r: (-(_num(runs[r].get("mean", {}).get(rank_by)) or 0.0), r))
-    best = {m: max((_num(runs[r].get("mean", {}).get(m)) for r in runs
-                    if _num(runs[r].get("mean", {}).get(m)) is not None), default=None) for m in metrics}
+    from evaluation.compare import rank_runs
+
+    means = scores.means
+    order = rank_runs({r: _num(means[r].get(rank_by)) or 0.0 for r in means})
+    best = {m: max((_num(means[r].get(m)) for r in means
+                    if _num(means[r].get(m)) is not None), default=None) for m in metrics}
     rows = []
     for i, run in enumerate(order, 1):
-        mean = runs[run].get("mean", {})
+        mean = means[run]
         cells = "".join(f'<td{_heat(mean.get(m))}{" class=top" if best[m] is not None and _num(mean.get(m)) == best[m] else ""}>'
                         f"{_fmt(mean.get(m))}</td>" for m in metrics)
         rows.append(f'<tr><td class="l run">{i}. {h(run)}</td>{cells}</tr>')
-    extra = _zero_median(scores.get("zero_median_topics"), metrics)
-    signature = scores.get("signature")
+    extra = _zero_median(scores.zero_median, metrics)
+    signature = scores.signature
     sig = (f'<p class="note">Signature: <code>{h(signature)}</code> (<a href="#settings">all settings</a>)</p>'
            if signature else "")
     figs = "".join(x for x in (
@@ -384,17 +337,16 @@ def _zero_median(zero: Any, metrics: Sequence[str]) -> str:
     return f'<p class="note">Topics whose median score over the runs is zero: {body}</p>'
 
 
-def _per_topic(scores: Mapping, metrics: Sequence[str], topics: Sequence) -> str:
-    runs = scores.get("runs", {})
+def _per_topic(scores: ScoreReport, metrics: Sequence[str], topics: Sequence) -> str:
     queries = {t.number: t.query for t in topics}
-    numbers = list(queries) or sorted({n for r in runs.values() for n in r.get("topics", {})})
-    for r in runs.values():
-        numbers += [n for n in sorted(r.get("topics", {})) if n not in numbers]
+    numbers = list(queries) or sorted({n for r in scores.topics.values() for n in r})
+    for r in scores.topics.values():
+        numbers += [n for n in sorted(r) if n not in numbers]
     parts = ['<section class="card" id="per-topic"><h2>Per-topic scores</h2>'
              '<p class="note">One table per run; a dash means the score file has no value for that topic. '
              'Topic numbers link to the topic\'s bullets.</p><div class="plots">']
-    for run, r in runs.items():
-        per = r.get("topics", {})
+    for run in scores.runs:
+        per = scores.topics.get(run, {})
         rows = []
         for n in numbers:
             vals = per.get(n, {})
@@ -402,7 +354,7 @@ def _per_topic(scores: Mapping, metrics: Sequence[str], topics: Sequence) -> str
             rows.append(f'<tr><td class="l" title="{h(q)}"><a href="#topic-{h(_ID_UNSAFE.sub("_", n))}">'
                         f'{h(n)}</a></td>' + "".join(f"<td{_heat(vals.get(m))}>{_fmt(vals.get(m))}</td>"
                                                       for m in metrics) + "</tr>")
-        mean = r.get("mean", {})
+        mean = scores.means[run]
         rows.append('<tr><th class="l">mean</th>' + "".join(f"<th>{_fmt(mean.get(m))}</th>" for m in metrics)
                     + "</tr>")
         parts.append(f'<div><h3 class="per-topic-run">{h(run)}</h3>' + _table(["topic"] + list(metrics), rows, "compact")
@@ -411,40 +363,44 @@ def _per_topic(scores: Mapping, metrics: Sequence[str], topics: Sequence) -> str
     return "".join(parts)
 
 
-def _conditions(scores: Mapping, topics: Sequence, metrics: Sequence[str]) -> str:
-    groups = condition_groups(topics)
-    if not groups:
+_CONDITION_ORDER = ("language ∋", "languages =", "threads =", "asks about", "asks for")
+
+
+def _conditions(scores: ScoreReport, metrics: Sequence[str]) -> str:
+    """The scorer's condition means (``ScoreReport.conditions``), rendered; nothing is recomputed here."""
+    counts: dict[str, Any] = {}
+    for by_cond in scores.conditions.values():
+        for cond, vals in by_cond.items():
+            counts.setdefault(cond, vals.get("topics") if isinstance(vals, Mapping) else None)
+    if not counts:
         return ('<section class="card" id="conditions"><h2>By topic condition</h2>'
                 '<p class="note">The topics carry no properties (languages, threads, asks-about, '
-                'asks-for), so there is no breakdown.</p></section>')
-    means = condition_means(scores, groups, metrics)
-    for run, r in scores.get("runs", {}).items():  # the scorer's own condition means win when present
-        for cond, vals in (r.get("conditions") or {}).items():
-            label = _condition_label(cond)
-            if label in means and isinstance(vals, Mapping):
-                means[label][run].update({m: _num(vals[m]) for m in metrics if m in vals})
-    runs = list(scores.get("runs", {}))
+                'asks-for), so the score file has no breakdown.</p></section>')
+    labels = {c: _condition_label(c) for c in counts}
+    order = sorted(counts, key=lambda c: (next((i for i, o in enumerate(_CONDITION_ORDER)
+                                                if labels[c].startswith(o)), len(_CONDITION_ORDER)), labels[c]))
+    runs = scores.runs
     rows = []
-    for cond, numbers in groups.items():
+    for cond in order:
         for i, run in enumerate(runs):
-            first = (f'<td class="l" rowspan="{len(runs)}">{h(cond)}</td><td class="l" rowspan="{len(runs)}">'
-                     f"{len(numbers)}</td>") if i == 0 else ""
+            vals = scores.conditions.get(run, {}).get(cond, {})
+            first = (f'<td class="l" rowspan="{len(runs)}">{h(labels[cond])}</td><td class="l" rowspan="{len(runs)}">'
+                     f"{h(counts[cond] if counts[cond] is not None else '')}</td>") if i == 0 else ""
             rows.append(f"<tr>{first}<td class=\"l\">{h(run)}</td>"
-                        + "".join(f"<td{_heat(means[cond][run][m])}>{_fmt(means[cond][run][m])}</td>"
-                                  for m in metrics) + "</tr>")
+                        + "".join(f"<td{_heat(vals.get(m))}>{_fmt(vals.get(m))}</td>" for m in metrics) + "</tr>")
     return ('<section class="card" id="conditions"><h2>By topic condition</h2>'
             '<p class="note">Mean per-topic score over the topics of each condition, from the topic '
             'properties; a topic belongs to every language it involves.</p>'
             + _table(["condition", "topics", "run"] + list(metrics), rows, left=3) + "</section>")
 
 
-def _tau_section(scores: Mapping, metrics: Sequence[str], compare: Mapping | None) -> str:
+def _tau_section(scores: ScoreReport, metrics: Sequence[str], compare: Mapping | None) -> str:
     runs_m = metric_tau(scores, metrics, "runs")
     topics_m = metric_tau(scores, metrics, "topics")
     rows = [f'<tr><th class="l">{h(a)}</th>' + "".join(
         f"<td>{'n/a' if v is None else f'{v:.2f}'}</td>" for v in row) + "</tr>"
         for a, row in zip(metrics, runs_m)]
-    n_runs = len(scores.get("runs", {}))
+    n_runs = len(scores.runs)
     imgs = _img(plots.tau_heatmap(metrics, runs_m, title=f"Kendall's τ-b between metrics: ranking of {n_runs} runs"),
                 "Kendall tau heat-map between metrics over run rankings")
     imgs += _img(plots.tau_heatmap(metrics, topics_m, title="Kendall's τ-b between metrics: all (run, topic) scores"),
@@ -484,6 +440,8 @@ def _compare_html(compare: Mapping, metrics: Sequence[str]) -> str:
 
 def _bullets_section(topics: Sequence, runs: Sequence, judgments: Sequence, corpus,
                      width: int) -> str:
+    from evaluation.scoring import bullet_facts
+
     cache: dict = {}
     by_key: dict[tuple[str, str], list] = defaultdict(list)
     for j in judgments:
@@ -510,7 +468,9 @@ def _bullets_section(topics: Sequence, runs: Sequence, judgments: Sequence, corp
                 continue
             js = by_key.get((t.number, run.run_id), [])
             jpos = {j.bullet: j for j in js}
-            new = newly_covered(js, [b.position for b in bullets])
+            facts, _ = bullet_facts(bullets, lambda k: jpos.get(bullets[k - 1].position),
+                                    known={f.id for f in t.facets})
+            new = {b.position: f.newly_covered for b, f in zip(bullets, facts)}  # the scorer's N_k
             items, ctxs = [], []
             for b in bullets:
                 j = jpos.get(b.position)
@@ -573,31 +533,31 @@ def _context_html(anchor: str, bullet: int, k: int, ctx: CitationContext, sup: b
 # ----------------------------------------------------------------------------- the report
 
 
-def render_report(*, topics: Sequence, runs: Sequence, judgments: Iterable, scores: Mapping,
+def render_report(*, topics: Sequence, runs: Sequence, judgments: Iterable, scores: ScoreReport | Mapping,
                   compare: Mapping | None = None, corpus=None, title: str = "BOLT distillation evaluation",
                   subtitle: str = "", files: Mapping[str, str] | None = None,
                   context_chars: int = CONTEXT_CHARS) -> str:
     """The whole report as one HTML string (no file access except through ``corpus``).
 
     ``topics``: ``bolt.topics.Topic`` records (with facets); ``runs``: ``bolt.submission.Run``
-    records; ``judgments``: ``evaluation.judgments.Judgment`` records; ``scores``: the ``bolt score
-    --json`` document; ``compare``: the ``bolt compare --json`` document (optional); ``corpus``:
+    records; ``judgments``: ``evaluation.judgments.Judgment`` records; ``scores``: the score report
+    (``evaluation.results.ScoreReport``, or the ``bolt score --json`` document it reads); ``compare``: the ``bolt compare --json`` document (optional); ``corpus``:
     anything with ``.get(thread_id) -> Thread`` to quote cited posts; ``files``: label -> path of
     the outputs the report sits beside (listed, not read).
     """
     judgments = list(judgments)
+    scores = as_report(scores)
     metrics = metric_names(scores)
     rank_by = (compare or {}).get("metric") or (PRIMARY if PRIMARY in metrics else (metrics[0] if metrics else PRIMARY))
-    runs_scores = scores.get("runs", {})
+    means = scores.means
     pr_png = bars_png = None
-    if runs_scores and {"P_n", "R_n"} <= set(metrics):
-        points = {r: (_num(v["mean"].get("R_n")) or 0.0, _num(v["mean"].get("P_n")) or 0.0)
-                  for r, v in runs_scores.items()}
-        per = {r: [(_num(t.get("R_n")) or 0.0, _num(t.get("P_n")) or 0.0) for t in v.get("topics", {}).values()]
-               for r, v in runs_scores.items()}
+    if means and {"P_n", "R_n"} <= set(metrics):
+        points = {r: (_num(v.get("R_n")) or 0.0, _num(v.get("P_n")) or 0.0) for r, v in means.items()}
+        per = {r: [(_num(t.get("R_n")) or 0.0, _num(t.get("P_n")) or 0.0) for t in scores.topics.get(r, {}).values()]
+               for r in means}
         pr_png = plots.precision_recall(points, per)
-    if runs_scores and metrics:
-        bars_png = plots.metric_bars({r: v.get("mean", {}) for r, v in runs_scores.items()}, metrics)
+    if means and metrics:
+        bars_png = plots.metric_bars(dict(means), metrics)
     files_html = ""
     if files:
         rows = [f'<tr><td class="l">{h(k)}</td><td class="l"><code>{h(v)}</code></td></tr>' for k, v in files.items()]
@@ -611,12 +571,12 @@ def render_report(*, topics: Sequence, runs: Sequence, judgments: Iterable, scor
         _leaderboard(scores, metrics, rank_by, pr_png, bars_png),
         _settings_section(scores),
         _per_topic(scores, metrics, topics),
-        _conditions(scores, topics, metrics),
+        _conditions(scores, metrics),
         _tau_section(scores, metrics, compare) if metrics else "",
         _bullets_section(topics, runs, judgments, corpus, context_chars),
         files_html,
     ))
-    sub = subtitle or f"{len(runs_scores)} runs, {len(topics)} topics, {len(judgments)} judged bullets"
+    sub = subtitle or f"{len(means)} runs, {len(topics)} topics, {len(judgments)} judged bullets"
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{h(title)}</title><style>{CSS}</style></head><body>"

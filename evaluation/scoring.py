@@ -20,16 +20,19 @@ Rules decided here (documented in ``docs/metrics.md``):
 from __future__ import annotations
 
 import math
+import os
 import statistics
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from evaluation.judgments import HolisticJudgment, Judgment, JudgmentSet, gc_paused
-from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, pyramid_F
+from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F
 from bolt.topics import average_nugget_words as topics_average_nugget_words
-from evaluation.metrics.err import err_facet
+from evaluation.metrics.err import err_facet, err_sums  # noqa: F401  (err_facet re-exported)
+from evaluation.results import ScoreReport, signature  # noqa: F401  (signature re-exported)
 from indexing.errors import ToolkitError
-from indexing.lookup import count_words
+from indexing.textfacts import WORDS_VERSION, count_words, non_ws_chars  # noqa: F401  (non_ws_chars re-exported)
 
 UnitKey = tuple[str, str]
 UnitResolver = Callable[[str, int], "str | None"]  # (thread id, offset) -> post id, None when unknown
@@ -37,15 +40,6 @@ UnitResolver = Callable[[str, int], "str | None"]  # (thread id, offset) -> post
 #: TREC 2004 per-series weights (Voorhees 2005): renormalised over the types a series has, which
 #: gives 0.67 factoid + 0.33 other for a series without list questions.
 TREC2004_WEIGHTS: dict[str, float] = {"factoid": 0.5, "list": 0.25, "other": 0.25}
-
-
-def non_ws_chars(text: str) -> int:
-    """Non-white-space characters (the ``l`` of the nugget F length allowance).
-
-    ``str.split()`` splits on exactly the characters regex ``\\s`` matches (``str.isspace``, checked
-    over every code point in the tests), at a third of the cost of removing them with a regex.
-    """
-    return sum(map(len, text.split()))
 
 
 # ---------------------------------------------------------------------------------- inputs
@@ -165,6 +159,83 @@ def _unit(post: str, unit: str | None, offset: int) -> UnitKey:
     return (post, unit if unit else f"@{offset}")
 
 
+class BulletFacts(NamedTuple):
+    """What one bullet of a response contributes (SPEC §6), the facts every metric family reduces.
+
+    ``facets`` are the effective facets ``M_k`` (judged, known to the topics, supported by a
+    supporting source); ``newly_covered`` is ``N_k``; ``wasted_words`` the words counted as
+    redundant or irrelevant; ``supporting`` the (unit, facets it supports) of each supporting source;
+    ``responsive_fraction`` is ``w_k / W_k``; ``length`` its non-white-space characters.
+    """
+
+    position: int
+    judged: bool
+    facets: tuple[str, ...]
+    newly_covered: tuple[str, ...]
+    wasted_words: float
+    sources: int
+    supporting: tuple[tuple[UnitKey, tuple[str, ...]], ...]
+    responsive_fraction: float
+    length: int
+
+
+def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | None"], *,
+                 known: set[str] | None = None, unit_of: UnitResolver | None = None) -> tuple[list[BulletFacts], int]:
+    """The facts of a response's bullets in order, and how many unknown facet ids were dropped.
+
+    ``bullets`` are ``bolt.submission.Bullet`` records (``text``, ``sources``), numbered from 1;
+    ``judged(k)`` is bullet ``k``'s judgment or None; ``known`` the topic's facet ids (None: all).
+    A bullet counts when one of its sources supports it (docs/metrics.md); an unjudged bullet is
+    irrelevant with unsupported sources.
+    """
+    out: list[BulletFacts] = []
+    covered_set: set[str] = set()
+    unknown_facets = 0
+    new_facts = tuple.__new__
+    for k, bullet in enumerate(bullets, start=1):
+        text = bullet.text
+        length = sum(map(len, text.split()))  # non_ws_chars, inlined
+        j = judged(k)
+        if j is None:
+            out.append(new_facts(BulletFacts, (k, False, (), (), count_words(text), len(bullet.sources), (), 0.0,
+                                               length)))
+            continue
+        m_k = j.facets
+        if known is not None and not known.issuperset(m_k):
+            m_k = tuple(f for f in m_k if f in known)
+            unknown_facets += len(j.facets) - len(m_k)
+        supporting: list[tuple[UnitKey, tuple[str, ...]]] = []
+        narrowed = False  # whether a source supports only some of the bullet's facets
+        for src in j.sources:
+            if not src.supports:
+                continue
+            if src.facets is None:
+                fs = m_k
+            else:
+                fs = tuple(f for f in src.facets if f in m_k)
+                narrowed = True
+            unit = src.unit or (unit_of(src.post, src.offset) if unit_of else None)
+            supporting.append(((src.post, unit if unit else f"@{src.offset}"), fs))  # _unit, inlined
+        words, responsive = j.words, j.responsive_words
+        eff: tuple[str, ...] = ()
+        new: tuple[str, ...] = ()
+        wasted = words
+        if supporting:
+            if narrowed:
+                supported = {f for _, fs in supporting for f in fs}
+                eff = tuple(f for f in m_k if f in supported)
+            else:  # every supporting source supports all of M_k
+                eff = tuple(m_k)
+            if eff:
+                new = tuple(f for f in eff if f not in covered_set)
+                if new:
+                    covered_set.update(new)
+                    wasted = words - responsive
+        out.append(new_facts(BulletFacts, (k, True, eff, new, wasted, len(j.sources), tuple(supporting),
+                                           responsive / words if words else 0.0, length)))
+    return out, unknown_facets
+
+
 def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, votes, hol) -> None:
     number = topic.number
     facet_ids = [f.id for f in topic.facets]
@@ -191,8 +262,8 @@ def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, vo
             pool.add(u)
             c_i[f.id].add(u)
 
-    # First pass per run, in bullet order: everything but ERR, which needs every run's supporting
-    # sources in C_i first. Each bullet is visited once; ERR keeps (M_k, supporting, w_k/W_k).
+    # First pass per run: the bullets' facts, reduced to everything but ERR, which needs every
+    # run's supporting sources in C_i first.
     unjudged = table.unjudged_bullets
     unknown_facets = 0
     pool_add = pool.add
@@ -201,68 +272,31 @@ def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, vo
         run_id = run.run_id
         result = run.results.get(number)
         bullets = tuple(result.bullets) if result is not None else ()
+        facts, dropped = bullet_facts(bullets, lambda k: jidx.get((number, run_id, k)), known=known, unit_of=unit_of)
+        unknown_facets += dropped
         covered: list[str] = []
-        covered_set: set[str] = set()
         wasted = 0.0
         src_total = src_supp = length = 0
         cited: set[UnitKey] = set()
-        err_rows: list[tuple[list[str], list[tuple[UnitKey, tuple[str, ...]]], float]] = []
         has_err = False
-        for k, bullet in enumerate(bullets, start=1):
-            text = bullet.text
-            length += sum(map(len, text.split()))  # non_ws_chars, inlined
-            j = jidx.get((number, run_id, k))
-            if j is None:
+        for b in facts:
+            length += b.length
+            wasted += b.wasted_words
+            src_total += b.sources
+            if not b.judged:
                 unjudged[run_id] += 1
-                wasted += count_words(text)
-                src_total += len(bullet.sources)
                 continue
-            m_k = j.facets
-            if not known.issuperset(m_k):
-                m_k = tuple(f for f in m_k if f in known)
-                unknown_facets += len(j.facets) - len(m_k)
-            supporting: list[tuple[UnitKey, tuple[str, ...]]] = []
-            narrowed = False  # whether a source supports only some of the bullet's facets
-            for src in j.sources:
-                if not src.supports:
-                    continue
-                if src.facets is None:
-                    fs = m_k
-                else:
-                    fs = tuple(f for f in src.facets if f in m_k)
-                    narrowed = True
-                post, unit = src.post, src.unit or (unit_of(src.post, src.offset) if unit_of else None)
-                u = (post, unit if unit else f"@{src.offset}")  # _unit, inlined
-                supporting.append((u, fs))
-                pool_add(u)
-                for f in fs:
-                    c_i[f].add(u)
-                cited.add(u)
-            src_total += len(j.sources)
-            words, responsive = j.words, j.responsive_words
-            if supporting:
-                src_supp += len(supporting)
-                if narrowed:
-                    supported = {f for _, fs in supporting for f in fs}
-                    eff = [f for f in m_k if f in supported]
-                else:  # every supporting source supports all of M_k
-                    eff = list(m_k)
-                if eff:
-                    new = [f for f in eff if f not in covered_set]
-                    if new:
-                        covered.extend(new)
-                        covered_set.update(new)
-                        wasted += words - responsive
-                    else:
-                        wasted += words
-                    has_err = True
-                else:
-                    wasted += words
-                err_rows.append((eff, supporting, responsive / words if words else 0.0))
-            else:
-                wasted += words
-        done.append((run_id, bool(bullets), covered, wasted, src_total, src_supp, len(cited), length,
-                     err_rows if has_err else None))
+            if b.supporting:
+                src_supp += len(b.supporting)
+                for u, fs in b.supporting:
+                    pool_add(u)
+                    for f in fs:
+                        c_i[f].add(u)
+                    cited.add(u)
+                covered.extend(b.newly_covered)
+                has_err = has_err or bool(b.facets)
+        err_rows = [(b.facets, b.supporting, b.responsive_fraction) for b in facts if b.supporting] if has_err else None
+        done.append((run_id, bool(bullets), covered, wasted, src_total, src_supp, len(cited), length, err_rows))
     table.unknown_facets += unknown_facets
     table.pool_sizes[number] = len(pool)
 
@@ -286,7 +320,7 @@ def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, vo
     for run_id, responded, covered, wasted, src_total, src_supp, n_cited, length, err_rows in done:
         err_res = err_tot = 0  # as sum() over no facet gives
         if err_rows is not None:
-            err_res, err_tot = _err_sums(err_rows, facets_of_unit, ci_size)
+            err_res, err_tot = err_sums(err_rows, facets_of_unit, ci_size)
         hs = hol.get((number, run_id))
         n_vital_covered = sum(1 for f in covered if f in vital)
         stats[run_id][number] = TopicStats(
@@ -299,52 +333,23 @@ def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, vo
         )
 
 
-def _err_sums(rows, facets_of_unit: dict[UnitKey, list[str]], ci_size: dict[str, int]) -> tuple[float, float]:
-    """``Σ_i S_i`` under the residual and the total denominator, in one pass over the bullets.
-
-    Same arithmetic, in the same order, as :func:`evaluation.metrics.err.err_facet` over each facet's
-    steps (a step with ``q = 0`` changes nothing, so it is skipped). A unit a bullet cites in support
-    of ``f`` is in ``C_f`` by construction, so the new units are those not cited before.
-    """
-    cited: set[UnitKey] = set()
-    cited_in: dict[str, int] = dict.fromkeys(ci_size, 0)  # |C_i ∩ cited|
-    acc: dict[str, list[float]] = {}  # facet -> [S residual, not stopped, S total, not stopped], first-seen order
-    for eff, supporting, frac in rows:
-        for f in eff:
-            st = acc.get(f)
-            if st is None:
-                st = acc[f] = [0.0, 1.0, 0.0, 1.0]
-            new = len({u for u, fs in supporting if f in fs and u not in cited})
-            if not new:
-                continue
-            remaining = ci_size[f] - cited_in[f]
-            if remaining:
-                q = (new / remaining) * frac
-                st[0] += q * st[1]
-                st[1] *= 1.0 - q
-            total = ci_size[f]
-            if total:
-                q = (new / total) * frac
-                st[2] += q * st[3]
-                st[3] *= 1.0 - q
-        for u, _ in supporting:
-            if u not in cited:
-                cited.add(u)
-                for f in facets_of_unit.get(u, ()):
-                    cited_in[f] += 1
-    return sum(a[0] for a in acc.values()), sum(a[2] for a in acc.values())
-
-
-def _err(steps: list[tuple[int, int, int, float]], residual: bool) -> float:
-    return err_facet(steps, residual)
-
-
 # ---------------------------------------------------------------------------------- aggregation
 
+def result_keys(metrics: Sequence[Metric]) -> list[str]:
+    """The key each metric's results go under: its name (the params are in the settings), or its
+    repr when two metrics of one name are asked for together (``nugget_F``, ``nugget_F(beta=5)``)."""
+    reprs = [repr(m) for m in metrics]
+    if len(set(reprs)) != len(reprs):
+        dup = next(r for r in reprs if reprs.count(r) > 1)
+        raise ValueError(f"metric {dup} is asked for twice; ask for each metric once")
+    names = [m.NAME for m in metrics]
+    return [m.NAME if names.count(m.NAME) == 1 else repr(m) for m in metrics]
+
+
 def topic_scores(table: StatsTable, metrics: Sequence[Metric]) -> dict[str, dict[str, dict[str, float]]]:
-    """``{run: {topic: {metric name: score}}}`` (names without params: the params are in the settings)."""
+    """``{run: {topic: {result key: score}}}`` (keys from :func:`result_keys`)."""
     out: dict[str, dict[str, dict[str, float]]] = {}
-    pairs = [(m.NAME, m.score) for m in metrics]
+    pairs = [(key, m.score) for key, m in zip(result_keys(metrics), metrics)]
     for run, by_topic in table.stats.items():
         out[run] = {t: {name: f(s) for name, f in pairs} for t, s in by_topic.items()}
     return out
@@ -428,9 +433,9 @@ def settings_dict(metrics: Sequence[Metric], table: StatsTable, *, judgments: Se
     from bolt import __version__
 
     params: dict[str, Any] = {}
-    for m in metrics:
+    for key, m in zip(result_keys(metrics), metrics):
         for k, v in m.settings().items():
-            params[f"{m.NAME}.{k}"] = v
+            params[f"{key}.{k}"] = v
     headers = [js.header or {} for js in judgments]
     assessors = sorted({a for js in judgments for a in js.assessors})
     models = sorted({str(h.get(k)) for h in headers for k in ("embedding_model", "model") if h.get(k)})
@@ -454,6 +459,7 @@ def settings_dict(metrics: Sequence[Metric], table: StatsTable, *, judgments: Se
         "units": units,
         "nugget_units": dict(table.nugget_units),
         "unjudged": "irrelevant-unsupported",
+        "words": WORDS_VERSION,
     }
     if extra:
         settings.update(extra)
@@ -461,70 +467,10 @@ def settings_dict(metrics: Sequence[Metric], table: StatsTable, *, judgments: Se
     return settings
 
 
-def signature(settings: Mapping[str, Any]) -> str:
-    """sacrebleu-style ``key:value|...`` line; version last. Long hashes shortened to 12 digits."""
-    parts = []
-    for k, v in settings["params"].items():
-        parts.append(f"{k}:{_fmt(v)}")
-    for js in settings.get("judgments", []):
-        parts.append(f"judgments:{js['sha256'][:12]}")
-    if settings.get("assessors"):
-        parts.append(f"assessor:{'+'.join(settings['assessors'])}")
-    for key in ("assessor_version", "embedding_model"):
-        if settings.get(key):
-            parts.append(f"{key}:{'+'.join(settings[key])}")
-    skip = {"params", "judgments", "assessors", "assessor_version", "embedding_model", "assessor_meta",
-            "metrics", "version", "nugget_units"}
-    for k, v in settings.items():
-        if k in skip or v is None or isinstance(v, (dict, list)):
-            continue
-        parts.append(f"{k}:{_fmt(v)[:12] if k.endswith('sha256') else _fmt(v)}")
-    parts.append(f"version:{settings.get('version')}")
-    return "|".join(parts)
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:g}"
-    return str(v)
-
-
-# ---------------------------------------------------------------------------------- report
-
-@dataclass
-class ScoreReport:
-    """All numbers of one ``bolt score`` invocation, with their settings."""
-
-    settings: dict[str, Any]
-    metrics: list[str]
-    topics: dict[str, dict[str, dict[str, float]]]   # run -> topic -> metric -> score
-    means: dict[str, dict[str, float]]               # run -> metric -> mean over topics
-    conditions: dict[str, dict[str, dict[str, Any]]]  # run -> condition -> {"topics": n, metric: mean}
-    series: dict[str, dict[str, dict[str, float]]]   # run -> series -> metric -> score
-    series_means: dict[str, dict[str, float]]        # run -> metric -> macro-average over series
-    zero_median: dict[str, list[str]]                # metric -> topics
-    unjudged: dict[str, int]
-
-    @property
-    def signature(self) -> str:
-        return signature(self.settings)
-
-    def to_json(self) -> dict[str, Any]:
-        runs = {r: {"mean": self.means[r], "topics": self.topics[r], "conditions": self.conditions[r],
-                    "series": self.series[r], "series_mean": self.series_means[r],
-                    "unjudged_bullets": self.unjudged[r]} for r in self.means}
-        return {
-            "settings": self.settings,
-            "signature": self.signature,
-            "runs": runs,
-            "zero_median_topics": {m: {"count": len(ts), "topics": ts} for m, ts in self.zero_median.items()},
-            "unjudged_bullets": sum(self.unjudged.values()),
-        }
-
-
 def choose_metrics(*, beta: float = 3.0, err_denominator: str = "residual", votes: bool = False,
-                   holistic_file: bool = False) -> list[Metric]:
-    """The metrics ``bolt score`` reports for these options."""
+                   holistic_file: bool = False, also: Sequence[Metric | str] = ()) -> list[Metric]:
+    """The metrics ``bolt score`` reports for these options, then ``also`` (metrics or their reprs,
+    e.g. ``"nugget_F(beta=5)"``) that are not already among them."""
     out: list[Metric] = []
     for m in DEFAULT_METRICS:
         if "beta" in m.SUPPORTED_PARAMS:
@@ -536,15 +482,17 @@ def choose_metrics(*, beta: float = 3.0, err_denominator: str = "residual", vote
         out.append(pyramid_F(beta=float(beta)))
     if holistic_file:
         out.append(holistic)
+    for m in also:
+        m = parse_metric(m) if isinstance(m, str) else m
+        if m not in out:
+            out.append(m)
     return out
 
 
 def report(topics: Sequence[Any], table: StatsTable, metrics: Sequence[Metric], settings: dict[str, Any],
            series_types: Mapping[str, str] | None = None) -> ScoreReport:
     """Per-topic scores and every aggregate of SPEC §6 from the statistics."""
-    names = [m.NAME for m in metrics]
-    if len(set(names)) != len(names):
-        raise ValueError("one report holds each metric once; score other params in another report")
+    names = result_keys(metrics)
     per_topic = topic_scores(table, metrics)
     groups = condition_groups(topics)
     means, conds, series, smeans = {}, {}, {}, {}
@@ -561,3 +509,74 @@ def report(topics: Sequence[Any], table: StatsTable, metrics: Sequence[Metric], 
     zero = {n: zero_median_topics(per_topic, n) for n in names}
     return ScoreReport(settings, names, per_topic, means, conds, series, smeans, zero,
                        dict(table.unjudged_bullets))
+
+
+# ---------------------------------------------------------------------------------- the library call
+
+def unit_resolver(corpus: Sequence[str] | None = None, index: str | None = None) -> tuple[UnitResolver | None, str]:
+    """(thread, offset) -> post id from a collection or an index, and the ``units`` setting it gives."""
+    if not (corpus or index):
+        return None, "judgments-or-offset"
+    from indexing.corpus import open_corpus
+
+    opened = open_corpus(paths=corpus, index_dir=index)
+
+    def unit_of(thread_id: str, offset: int) -> str | None:
+        thread = opened.get(thread_id)
+        if thread is None:
+            return None
+        post = thread.post_at(offset)
+        return post.id if post is not None else None
+
+    return unit_of, "corpus"
+
+
+def read_series_types(path: str | os.PathLike) -> dict[str, str]:
+    """``topic<TAB>factoid|list|other`` lines (``--series-types``); errors name the file and line."""
+    out = {}
+    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if len(cells) != 2 or cells[1].strip() not in ("factoid", "list", "other"):
+            raise ToolkitError("expected topic<TAB>factoid|list|other", file=str(path), line=lineno,
+                               hint="one topic per line, its question type after a tab")
+        out[cells[0].strip()] = cells[1].strip()
+    return out
+
+
+def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: float = 3.0,
+          err_denominator: str = "residual", avg_nugget_words: float | None = None,
+          votes: str | os.PathLike | None = None, holistic: str | os.PathLike | None = None,
+          corpus: Sequence[str] | None = None, index: str | None = None,
+          series_types: str | os.PathLike | None = None, also: Sequence[Metric | str] = ()) -> ScoreReport:
+    """Score runs from judgments: the library form of ``bolt score`` (same settings, same report).
+
+    ``runs``: submission paths or ``bolt.submission.Run`` records; ``topics``: a topics path or
+    ``Topic`` records; ``judgments``: judgments paths or ``JudgmentSet`` records. Files are hashed
+    into the settings; records given directly are not (their ``sha256`` settings are None).
+    ``also`` adds metrics (objects or reprs): ``also=["nugget_F(beta=5)"]`` reports both F's.
+    """
+    from bolt.submission import read_run
+    from bolt.topics import read_topics, read_votes
+    from evaluation.judgments import file_sha256, load_judgments, read_holistic
+
+    topics_path = topics if isinstance(topics, (str, os.PathLike)) else None
+    topic_records = read_topics(topics_path) if topics_path is not None else list(topics)
+    run_records = [read_run(r) if isinstance(r, (str, os.PathLike)) else r for r in runs]
+    sets = [load_judgments(j) if isinstance(j, (str, os.PathLike)) else j for j in judgments]
+    vote_table = read_votes(votes) if votes else None
+    hol = read_holistic(holistic) if holistic else None
+    unit_of, units = unit_resolver(corpus, index)
+    table = build_stats(topic_records, run_records, sets, avg_nugget_words=avg_nugget_words, votes=vote_table,
+                        holistic_judgments=hol, unit_of=unit_of)
+    metrics = choose_metrics(beta=beta, err_denominator=err_denominator, votes=vote_table is not None,
+                             holistic_file=hol is not None, also=also)
+    extra = {"votes_sha256": file_sha256(votes) if votes else None,
+             "holistic_sha256": file_sha256(holistic) if holistic else None,
+             "series": "trec2004" if series_types else "macro"}
+    settings = settings_dict(metrics, table, judgments=sets, topics_count=len(topic_records),
+                             topics_sha256=file_sha256(topics_path) if topics_path is not None else None,
+                             units=units, extra=extra)
+    types = read_series_types(series_types) if series_types else None
+    return report(topic_records, table, metrics, settings, series_types=types)

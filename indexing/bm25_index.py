@@ -19,14 +19,6 @@ from indexing.analysis import AnalysisConfig
 NAME = "bm25"
 
 
-def is_available() -> bool:
-    try:
-        import rank_bm25  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def _model_class():
     from rank_bm25 import BM25Okapi
 

@@ -150,16 +150,6 @@ def lucene() -> _Lucene:
     return _lucene()
 
 
-def is_available() -> bool:
-    """True when a Java 21 runtime and pyserini's jar can be found (does not start the JVM)."""
-    try:
-        home = choose_java_home()
-        anserini_jar()
-    except RuntimeUnavailable:
-        return False
-    return (java_major(home) or 0) >= MIN_JAVA
-
-
 def runtime_version() -> str:
     """The Java runtime's version line (for ``bolt doctor`` and index manifests)."""
     home = choose_java_home()

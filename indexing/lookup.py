@@ -4,34 +4,23 @@ These back the ``Thread`` methods (``text_at``, ``find_text``, ``word_distance``
 validator's three-word rule (SPEC §2, §4): a citation points at, or at most three words before,
 the start of its supporting text inside a ``<post>``.
 
-Words: runs of letters/digits, except that each Han, Hiragana/Katakana or Hangul character counts as
-one word (Chinese is written without spaces, so a run of Han characters is not one word); tags count
-as breaks, entities as the one character they encode.
+Words are ``indexing.textfacts`` words (the toolkit's one definition); between two offsets, tags
+count as breaks and entities as the one character they encode.
 """
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from indexing.records import TextMap, Thread, _decode_entity
+from indexing.textfacts import CITATION_WORDS_BEFORE, count_words, decode_entities, within_citation_reach, words
+
+if TYPE_CHECKING:  # pragma: no cover - records imports this module; annotations only
+    from indexing.records import TextMap, Thread
 
 _TAG = re.compile(r"<[^>]*>")
-_REF = re.compile(r"&(?:#[0-9]+|#x[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-_WORDS = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+")
 _SPACE = re.compile(r"\s+")
 
-
-def words(text: str) -> list[str]:
-    """The words of decoded text: letter/digit runs, each CJK character a word of its own.
-
-    The toolkit's one definition of a word (the three-word rule, nugget lengths, wasted words).
-    """
-    return _WORDS.findall(text)
-
-
-def count_words(text: str) -> int:
-    """Words in decoded text (each CJK character counts as one word)."""
-    return len(words(text))
+__all__ = ["words", "count_words", "word_distance", "text_at", "find_text_near", "span_text"]
 
 
 def word_distance(thread: Thread, offset: int, span_start: int) -> int:
@@ -39,7 +28,7 @@ def word_distance(thread: Thread, offset: int, span_start: int) -> int:
     if offset >= span_start:
         return 0
     between = _TAG.sub(" ", thread.raw[offset:span_start])
-    return count_words(_REF.sub(lambda m: _decode_entity(m.group(0)[1:-1], m.group(0)), between))
+    return count_words(decode_entities(between))
 
 
 def text_at(thread: Thread, offset: int) -> str:
@@ -67,7 +56,8 @@ def _collapse(text: str) -> tuple[str, list[int]]:
     return "".join(out), idx
 
 
-def find_text_near(thread: Thread, text: str, near: int, max_words: int = 3) -> tuple[int, int] | None:
+def find_text_near(thread: Thread, text: str, near: int,
+                   max_words: int = CITATION_WORDS_BEFORE) -> tuple[int, int] | None:
     """Raw span of ``text`` in the post holding ``near`` that contains ``near`` or starts at most
     ``max_words`` words after it; the nearest such occurrence, None when there is none.
 
@@ -87,7 +77,7 @@ def find_text_near(thread: Thread, text: str, near: int, max_words: int = 3) -> 
         if s <= near < e:
             return s, e
         if s >= near:
-            if word_distance(thread, near, s) <= max_words:
+            if within_citation_reach(word_distance(thread, near, s), max_words):
                 return s, e
             break  # later occurrences are further away
         i = hay.find(needle, i + 1)

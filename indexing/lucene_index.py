@@ -60,11 +60,6 @@ def json_document(uid: int, text: str, wide: bool | None = None, kind: str | Non
     return f'{{"id":"{uid}","contents":{body},"{KIND}":"{kind}"}}'
 
 
-def is_available() -> bool:
-    """True when Java 21 and pyserini's jar can be found (the JVM is not started)."""
-    return jvm.is_available()
-
-
 def lucene_version() -> str:
     """The Anserini jar the indexes are built with (e.g. ``anserini-1.2.0``)."""
     return Path(jvm.anserini_jar()).name.replace("-fatjar.jar", "")

@@ -9,34 +9,19 @@ LDC releases; for concatenated ``<doc>`` elements, ``raw`` starts at the ``<`` o
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator
+
+from indexing import lookup as _lookup
+from indexing.markup import Piece, Post, _post_pieces, find_posts  # noqa: F401  (Piece, Post re-exported)
+from indexing.textfacts import CITATION_WORDS_BEFORE, ENTITY
+from indexing.textfacts import decode_entity as _decode_entity
 
 LANGS = ("eng", "arz", "cmn")
 
 _QUOTE_TAG = re.compile(r"<quote(?=[\s/>])")
-_ENTITY = re.compile(r"&(#[0-9]+|#x[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
-
-
-class Piece(NamedTuple):
-    """A run of decoded text between two tags of a post, with its raw span.
-
-    ``text`` is the decoded text (entities resolved); ``raw[start:end]`` is its escaped form.
-    ``quote_depth`` is 0 for the author's own text and n inside n nested ``<quote>`` elements;
-    ``orig_author`` is the innermost quote's ``orig_author`` attribute (None when absent).
-    """
-
-    start: int
-    end: int
-    text: str
-    quote_depth: int = 0
-    orig_author: str | None = None
-
-    @property
-    def is_quote(self) -> bool:
-        return self.quote_depth > 0
+_ENTITY = ENTITY
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,74 +60,6 @@ class TextMap:
         first character after the tag; ``len(text)`` when nothing follows.
         """
         return bisect.bisect_right(self.ends, offset)
-
-
-class Post(NamedTuple):
-    """One ``<post>`` element: ``raw[start:end]`` runs from ``<post`` to the end of ``</post>``.
-
-    ``pieces`` (the post's text runs) are tokenised from the thread's raw text on first use and
-    cached, so reading a collection does not pay for text nobody looks at. ``thread_raw`` is a
-    reference to ``Thread.raw`` (not a copy); it is left out of ``repr``.
-    """
-
-    id: str
-    author: str | None
-    datetime: str | None
-    start: int
-    end: int
-    thread_raw: str = ""
-    thread_line: int = 1  # source line of thread_raw[0]
-
-    def __repr__(self) -> str:
-        return (f"Post(id={self.id!r}, author={self.author!r}, datetime={self.datetime!r}, "
-                f"start={self.start}, end={self.end}, line={self.line})")
-
-    @property
-    def line(self) -> int:
-        """1-based line of ``<post`` in the source file (counted on demand, for messages)."""
-        return self.thread_line + self.thread_raw.count("\n", 0, self.start)
-
-    @property
-    def pieces(self) -> tuple[Piece, ...]:
-        """Text runs between tags, in order, with raw spans, quote depth and quoted author."""
-        return _post_pieces(self.thread_raw, self.start, self.end)
-
-    @property
-    def xml(self) -> str:
-        """The raw XML of the post element."""
-        return self.thread_raw[self.start:self.end]
-
-    @property
-    def own_text(self) -> str:
-        """The author's own text (quotes left out); a newline stands where a quote was cut out."""
-        out: list[str] = []
-        cut = False
-        for p in self.pieces:
-            if p.is_quote:
-                cut = True
-                continue
-            if cut and out:
-                out.append("\n")
-            cut = False
-            out.append(p.text)
-        return "".join(out)
-
-    @property
-    def quote_count(self) -> int:
-        """Number of outermost ``<quote>`` elements (a run of consecutive quote pieces counts once)."""
-        n, inside = 0, False
-        for p in self.pieces:
-            if p.is_quote and not inside:
-                n += 1
-            inside = p.is_quote
-        return n
-
-
-@functools.lru_cache(maxsize=1024)
-def _post_pieces(raw: str, start: int, end: int) -> tuple[Piece, ...]:
-    from indexing.reader import post_pieces  # local: the tokenizer lives with the reader
-
-    return post_pieces(raw, start, end)
 
 
 class Thread:
@@ -201,8 +118,6 @@ class Thread:
         """The ``<post>`` elements in document order (found in ``raw`` on first use)."""
         posts = self._posts
         if posts is None:
-            from indexing.reader import find_posts  # local: the tokenizer lives with the reader
-
             posts = find_posts(self.raw, self.line)
             object.__setattr__(self, "_posts", posts)
         return posts
@@ -254,26 +169,20 @@ class Thread:
         An offset inside an entity starts at that entity's character; one inside a tag starts at
         the next text. Empty when no post holds the offset.
         """
-        from indexing.lookup import text_at  # local: keeps records import-light
-
-        return text_at(self, offset)
+        return _lookup.text_at(self, offset)
 
     def word_distance(self, offset: int, span_start: int) -> int:
         """Words of decoded text between ``offset`` and ``span_start`` (0 when offset is at or after).
 
         Used for the three-word rule: a citation may point up to three words before its text.
-        Tags count as word breaks, entities as their character; see ``indexing.lookup.count_words``.
+        Tags count as word breaks, entities as their character; words are ``indexing.textfacts`` words.
         """
-        from indexing.lookup import word_distance
+        return _lookup.word_distance(self, offset, span_start)
 
-        return word_distance(self, offset, span_start)
-
-    def find_text(self, text: str, near: int, max_words: int = 3) -> tuple[int, int] | None:
+    def find_text(self, text: str, near: int, max_words: int = CITATION_WORDS_BEFORE) -> tuple[int, int] | None:
         """Raw span of ``text`` (decoded, whitespace-insensitive) starting within ``max_words``
         words after ``near`` in the same post, or containing ``near``; None when absent."""
-        from indexing.lookup import find_text_near
-
-        return find_text_near(self, text, near, max_words)
+        return _lookup.find_text_near(self, text, near, max_words)
 
     def iter_pieces(self) -> Iterator[tuple[Post, Piece]]:
         for post in self.posts:
@@ -310,17 +219,6 @@ def decode_spans(raw: str, start: int) -> tuple[str, list[int], list[int]]:
         offs.extend(range(start + pos, start + len(raw)))
         ends.extend(range(start + pos + 1, start + len(raw) + 1))
     return "".join(out), offs, ends
-
-
-_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
-
-
-def _decode_entity(body: str, whole: str) -> str:
-    if body.startswith("#x"):
-        return chr(int(body[2:], 16))
-    if body.startswith("#"):
-        return chr(int(body[1:]))
-    return _NAMED.get(body, whole)
 
 
 def _quote_between(raw: str, a: int, b: int) -> bool:

@@ -7,11 +7,9 @@ indices into the given (decoded) text; map them to raw offsets with a ``TextMap`
 from __future__ import annotations
 
 import functools
-import re
 
 _SPACY_LANG = {"eng": "en", "arz": "ar", "cmn": "zh"}
 _PUNCT = [".", "!", "?", "؟", "۔", "。", "！", "？", "…", "\u061f", "।"]
-_BLANK_LINES = re.compile(r"\n\s*\n")
 
 
 @functools.lru_cache(maxsize=8)
@@ -54,6 +52,3 @@ def _blocks(text: str):
         pos += len(line) + 1
 
 
-def tokenize(text: str, lang: str) -> list[str]:
-    """Lower-cased word tokens (spaCy's tokenizer: Chinese as characters without a segmenter)."""
-    return [t.lower_ for t in _nlp(lang).tokenizer(text) if not (t.is_space or t.is_punct)]

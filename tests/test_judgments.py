@@ -33,15 +33,16 @@ def test_round_trip_keeps_unknown_keys_and_header(tmp_path):
     header = {"assessor": "auto:bolt", "version": "0.1.0", "thresholds": {"cosine": 0.6}}
     write_judgments([j], p, header=header)
     lines = p.read_text(encoding="utf-8").splitlines()
-    assert json.loads(lines[0]) == {"_meta": header}
+    stamped = {**header, "words": "ws2"}  # the word definition the counts follow (indexing.textfacts)
+    assert json.loads(lines[0]) == {"_meta": stamped}
     assert "中文" in lines[1]                               # readable, not \u-escaped
     assert list(json.loads(lines[1]))[:8] == ["topic", "run", "bullet", "assessor", "facets", "words",
                                               "responsive_words", "sources"]
     [back] = read_judgments(p)
     assert back == j and back.extra == j.extra and back.sources[0].extra == {"why": "far from text"}
-    assert read_header(p) == header
+    assert read_header(p) == stamped
     js = load_judgments(p)
-    assert js.header == header and js.sha256 == file_sha256(p) and js.assessors == ("human:ann",)
+    assert js.header == stamped and js.sha256 == file_sha256(p) and js.assessors == ("human:ann",)
     assert list(iter_judgments(p)) == [j]
     assert not list(tmp_path.glob(".*tmp"))                # no temp file left behind
 

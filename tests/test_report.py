@@ -11,8 +11,8 @@ from bolt.submission import Bullet, Result, Run, Source
 from bolt.topics import Facet, Nugget, Topic, TopicProperties
 from evaluation import plots
 from evaluation.judgments import JudgedSource, Judgment
-from evaluation.report import (citation_context, cite_id, condition_groups, condition_means, metric_tau,
-                               newly_covered, render_report, write_report)
+from evaluation.report import citation_context, cite_id, metric_tau, newly_covered, render_report, write_report
+from evaluation.results import ScoreReport
 from indexing.reader import parse_thread_text
 
 TID = "bolt-eng-DF-1-2-3"
@@ -81,11 +81,14 @@ def inputs(thread):
         "runs": {
             "runA": {"mean": {"P_n": 0.5, "R_n": 0.5, "F_GD": 0.4},
                      "topics": {"1.001": {"P_n": 1.0, "R_n": 1.0, "F_GD": 0.8},
-                                "1.002": {"P_n": 0.0, "R_n": 0.0, "F_GD": 0.0}}},
+                                "1.002": {"P_n": 0.0, "R_n": 0.0, "F_GD": 0.0}},
+                     "conditions": {"language:cmn": {"topics": 1, "P_n": 0.0, "R_n": 0.0, "F_GD": 0.0},
+                                    "threads:single": {"topics": 1, "P_n": 1.0, "R_n": 1.0, "F_GD": 0.8}}},
             "run<B>": {"mean": {"P_n": 0.25, "R_n": 0.0, "F_GD": 0.0},
                        "topics": {"1.001": {"P_n": 0.0, "R_n": 0.0, "F_GD": 0.0},
                                   "1.002": {"P_n": 0.5, "R_n": 0.0, "F_GD": 0.0}},
-                       "conditions": {"threads:single": {"topics": 1, "P_n": 0.0, "R_n": 0.0, "F_GD": 0.0}}},
+                       "conditions": {"language:cmn": {"topics": 1, "P_n": 0.5, "R_n": 0.0, "F_GD": 0.0},
+                                      "threads:single": {"topics": 1, "P_n": 0.0, "R_n": 0.0, "F_GD": 0.0}}},
         },
         "zero_median_topics": {"F_GD": {"count": 1, "topics": ["1.002"]}},
     }
@@ -181,15 +184,12 @@ def test_newly_covered_follows_bullet_order_and_support(inputs):
     assert newly_covered([], [1]) == {1: ()}
 
 
-def test_conditions_and_tau_by_hand(inputs):
-    groups = condition_groups(inputs["topics"])
-    assert groups == {"language ∋ cmn": ["1.002"], "language ∋ eng": ["1.001", "1.002"],
-                      "languages = eng": ["1.001"], "languages = cmn+eng": ["1.002"],
-                      "threads = multiple": ["1.002"], "threads = single": ["1.001"],
-                      "asks about = organization": ["1.001"], "asks for = information-about": ["1.001"]}
-    means = condition_means(inputs["scores"], groups, ["P_n", "R_n"])
-    assert means["language ∋ eng"]["run<B>"] == {"P_n": 0.25, "R_n": 0.0}
-    assert means["threads = single"]["runA"] == {"P_n": 1.0, "R_n": 1.0}
+def test_report_reads_the_score_report_and_tau_by_hand(inputs):
+    rep = ScoreReport.from_json(inputs["scores"])
+    assert rep.metrics == ["P_n", "R_n", "F_GD"] and rep.runs == ["runA", "run<B>"]
+    assert rep.conditions["run<B>"]["language:cmn"]["P_n"] == 0.5
+    assert rep.zero_median == {"F_GD": ["1.002"]} and rep.signature == "avg_nugget_words:6|version:0.1"
+    assert ScoreReport.from_json(rep.to_json()) == rep  # writes and reads its own JSON
     scores = {"runs": {"a": {"mean": {"x": 0.1, "y": 0.3, "z": 0.5}},
                        "b": {"mean": {"x": 0.2, "y": 0.2, "z": 0.5}},
                        "c": {"mean": {"x": 0.3, "y": 0.1, "z": 0.5}}}}
@@ -236,9 +236,10 @@ def test_report_has_every_section_run_plot_and_resolving_citation(html, inputs):
     assert "cited text unavailable: the thread is not in the collection" in p.cite_text[cite_id("run<B>", "1.002", 1, 1)]
     # post text with escaped markup stays text
     assert "&lt;b&gt;evil&lt;/b&gt;" in html
-    # the scorer's own condition mean wins over the recomputed one
+    # the scorer's own condition means, rendered (never recomputed): language first, then threads
     cond = html[html.index('id="conditions"'):html.index('id="tau"')]
-    assert "threads = single" in cond and "language ∋ cmn" in cond
+    assert cond.index("language ∋ cmn") < cond.index("threads = single") and "language ∋ eng" not in cond
+    assert re.search(r"run&lt;B&gt;</td><td[^>]*>0\.500</td>", cond)
 
 
 def test_badges_show_new_repeated_and_unjudged(html):
@@ -265,6 +266,8 @@ def test_report_of_nothing_still_renders(inputs):
     assert html.startswith("<!DOCTYPE html>") and "<img" not in html
     assert 'id="leaderboard"' in html and 'id="bullets"' in html and 'id="tau"' not in html
     bare = [Topic("9", "q")]
-    html = render_report(topics=bare, runs=inputs["runs"], judgments=[], scores=inputs["scores"])
+    plain = {**inputs["scores"], "runs": {r: {k: v for k, v in d.items() if k != "conditions"}
+                                          for r, d in inputs["scores"]["runs"].items()}}
+    html = render_report(topics=bare, runs=inputs["runs"], judgments=[], scores=plain)
     assert "no properties" in html
     assert html.count("No response for this topic.") == 2  # topic 9: neither run answers it

@@ -150,3 +150,44 @@ def test_compare_across_score_files_and_metrics(capsys, sample, tmp_path):
     assert "choose --metric from" in capsys.readouterr().err
     assert main(["compare", str(a), str(b)]) == 0
     assert "Kendall" in capsys.readouterr().out
+
+
+def test_library_score_equals_the_command_and_reads_its_own_json(capsys, sample, tmp_path):
+    """``evaluation.scoring.score`` is ``bolt score`` without argparse; the report round-trips its JSON and CSV."""
+    from evaluation.results import ScoreReport
+    from evaluation.scoring import score
+
+    d, topic, runs, jpath = sample
+    code, out, err = _score(capsys, sample, "--json", "--csv", str(tmp_path / "cli.csv"))
+    assert code == 0, err
+    rep = score(list(runs.values()), TOPICS, [jpath])
+    assert json.loads(rep.dumps()) == json.loads(out)
+    path = rep.write_json(tmp_path / "s.json")
+    back = ScoreReport.read(path)
+    assert back == rep and back.name == "s" and back.signature == rep.signature
+    assert back.dumps() == rep.dumps()
+    assert rep.to_csv() == (tmp_path / "cli.csv").read_text(encoding="utf-8")
+    assert rep.per_topic("R_n")["good"][topic.number] == pytest.approx(2 / len(topic.facets))
+
+
+def test_also_reports_a_second_beta_beside_the_first(capsys, sample):
+    code, out, err = _score(capsys, sample, "--json", "--also", "nugget_F(beta=5)")
+    assert code == 0, err
+    doc = json.loads(out)
+    mean = doc["runs"]["good"]["mean"]
+    assert list(mean)[-2:] == ["nugget_F", "nugget_F(beta=5)"]
+    assert doc["settings"]["params"]["nugget_F(beta=5).beta"] == 5.0
+    # by hand from the topic: the good run's two bullets are the nuggets of facets 1 and 2
+    from evaluation.metrics.nugget import nugget_f
+
+    topic = sample[1]
+    f1, f2 = topic.facets[0], topic.facets[1]
+    vital = sum(f.importance == "vital" for f in (f1, f2))
+    n_vital = sum(f.importance == "vital" for f in topic.facets)
+    length = sum(len("".join(f.nuggets[0].text.split())) for f in (f1, f2))
+    t = doc["runs"]["good"]["topics"][topic.number]
+    assert t["nugget_F"] == pytest.approx(nugget_f(vital, 2 - vital, n_vital, length, 3.0))
+    assert t["nugget_F(beta=5)"] == pytest.approx(nugget_f(vital, 2 - vital, n_vital, length, 5.0))
+    assert t["nugget_F"] != t["nugget_F(beta=5)"] or vital == n_vital
+    code, out, err = _score(capsys, sample, "--also", "nugget_F(gamma=5)")
+    assert code != 0 and "--also" in err and "gamma" in err

@@ -209,3 +209,41 @@ def test_signature_is_generated_from_all_params(table):
     assert "nugget_F.beta:3" in sig3 and "ERR.denominator:total" in sig5
     assert "judgments:abababababab" in sig3 and "embedding_model:all-MiniLM-L6-v2" in sig3
     assert "avg_nugget_words:4" in sig3 and sig3.endswith(f"version:{s3['version']}")
+
+
+def test_nugget_F_at_two_betas_together_keyed_by_repr(table):
+    """Two metrics of one name are asked for together; their results are keyed by repr."""
+    metrics = choose_metrics(also=["nugget_F(beta=5)", "nugget_F"])        # nugget_F is already there
+    assert [repr(m) for m in metrics][-2:] == ["nugget_F", "nugget_F(beta=5)"]
+    rep = report(TOPICS, table, metrics, {"params": {}, "version": "x"})
+    b = rep.topics["B"]["1.001"]
+    # run B: 250 chars, allowance 200 -> P = 0.8; r = 1 of 2 (hand-computed in test_hand_computed_scores_run_b)
+    assert b["nugget_F"] == pytest.approx(10 * 0.8 * 0.5 / (9 * 0.8 + 0.5))
+    assert b["nugget_F(beta=5)"] == pytest.approx(26 * 0.8 * 0.5 / (25 * 0.8 + 0.5))
+    assert "P_n" in b and rep.metrics[-2:] == ["nugget_F", "nugget_F(beta=5)"]
+    sets = [JudgmentSet("j.jsonl", None, (), "0" * 64)]
+    s = settings_dict(metrics, table, judgments=sets, topics_count=3)
+    assert s["params"]["nugget_F.beta"] == 3.0 and s["params"]["nugget_F(beta=5).beta"] == 5.0
+    with pytest.raises(ValueError, match="asked for twice"):
+        report(TOPICS, table, [nugget_F, nugget_F], {"params": {}, "version": "x"})
+
+
+def test_bullet_facts_are_what_the_statistics_reduce(table):
+    """Per-bullet facts (N_k, wasted words, supporting units, w_k/W_k) by hand, and their sums are the statistics."""
+    from evaluation.scoring import bullet_facts
+
+    by_k = {j.bullet: j for j in JUDGMENTS if j.run == "A" and j.topic == "1.001"}
+    facts, dropped = bullet_facts(RUN_A.results["1.001"].bullets, by_k.get, known={"1", "2", "3"})
+    assert [b.newly_covered for b in facts] == [("1",), (), (), ()]
+    assert [b.wasted_words for b in facts] == [2, 5, 4, 3]          # struck; redundant; unsupported; unjudged
+    assert [b.judged for b in facts] == [True, True, True, False]
+    assert [b.responsive_fraction for b in facts] == [0.8, 1.0, 1.0, 0.0]
+    assert facts[0].supporting == ((("T1", "p2"), ("1",)),) and facts[2].supporting == ()
+    s = table.stats["A"]["1.001"]
+    assert tuple(f for b in facts for f in b.newly_covered) == s.covered
+    assert sum(b.wasted_words for b in facts) == s.wasted_words == 14
+    assert sum(len(b.supporting) for b in facts) == s.sources_supporting == 2
+    assert sum(b.length for b in facts) == s.length and dropped == 0
+    by_k = {j.bullet: j for j in JUDGMENTS if j.run == "B" and j.topic == "1.001"}
+    [b] = bullet_facts(RUN_B.results["1.001"].bullets, by_k.get, known={"1", "2", "3"})[0]
+    assert b.facets == ("2", "3") and b.newly_covered == ("2", "3") and b.wasted_words == 3   # source 1 narrows to 2

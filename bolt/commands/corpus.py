@@ -11,19 +11,20 @@ import json
 import sys
 
 from bolt.exit_codes import SUCCESS
+from bolt.help_format import DefaultsHelpFormatter
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="<action>", required=True)
     st = sub.add_parser("stats", help="threads, posts and quotes per language; unreadable threads",
-                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                        formatter_class=DefaultsHelpFormatter)
     st.add_argument("paths", nargs="+", metavar="PATH", help="thread files (.xml, .xml.gz, .zip) or folders")
     st.add_argument("--json", action="store_true", help="print one JSON document")
     st.add_argument("--skip-bad", action="store_true",
                     help="skip unreadable threads, count them and list them at the end (default: stop at the first)")
     st.add_argument("--lang", default=None, help="language of every thread (default: read from each thread id)")
     sh = sub.add_parser("show", help="the post holding an offset, and the decoded text from there",
-                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                        formatter_class=DefaultsHelpFormatter)
     sh.add_argument("paths", nargs="*", metavar="PATH", help="thread files (.xml, .xml.gz, .zip) or folders")
     sh.add_argument("--index", default=None, metavar="DIR", help="read the thread from an index folder instead")
     sh.add_argument("--post", required=True, metavar="THREAD", help="thread id (a citation's post attribute)")

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
-import math
 import sys
 
 from bolt.exit_codes import SUCCESS
@@ -25,40 +23,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def compare(args) -> dict:
     """The compare document (SPEC §8 keys plus significance and stability)."""
-    from evaluation.compare import kendall_tau, load_scores, paired_tests, rank_runs, stability
-    from indexing.errors import ToolkitError
+    from evaluation.compare import compare_reports, load_scores
 
-    files = [load_scores(p) for p in args.scores]
-    names = [f.name for f in files]
-    if len(set(names)) != len(names):
-        raise ToolkitError("two score files have the same name", hint="rename them: NAME is the file name stem")
-    for f in files:
-        if args.metric not in f.metrics():
-            raise ToolkitError(f"no metric {args.metric!r} in the scores", file=f.path,
-                               hint=f"choose --metric from {', '.join(f.metrics())}")
-    # Rankings: one per score file, or one per metric when a single file is given.
-    if len(files) == 1:
-        f = files[0]
-        assignments = {m: {r: f.means[r][m] for r in f.means} for m in f.metrics()}
-    else:
-        assignments = {f.name: {r: f.means[r][args.metric] for r in f.means} for f in files}
-    rankings = {k: rank_runs(v) for k, v in assignments.items()}
-    taus = {}
-    for a, b in itertools.combinations(assignments, 2):
-        t = kendall_tau(assignments[a], assignments[b])
-        taus[f"{a}|{b}"] = None if math.isnan(t) else round(t, 6)
-    significance, stab = {}, {}
-    for f in files:
-        per_topic = {r: {t: s[args.metric] for t, s in by_t.items()} for r, by_t in f.topics.items()}
-        significance[f.name] = [r.to_json() for r in paired_tests(per_topic, test=args.test,
-                                                                  n_resamples=args.resamples, seed=args.seed)]
-        stab[f.name] = [row.to_json() for row in stability(per_topic, trials=args.trials,
-                                                           bin_width=args.bin_width, seed=args.seed)]
-    return {"metric": args.metric, "rankings": rankings, "kendall_tau": taus, "significance": significance,
-            "stability": stab, "settings": {"test": args.test, "resamples": args.resamples, "trials": args.trials,
-                                            "bin_width": args.bin_width, "seed": args.seed,
-                                            "tau": "kendall tau-b (scipy)",
-                                            "rank_by": "metric" if len(files) == 1 else "score file"}}
+    return compare_reports([load_scores(p) for p in args.scores], metric=args.metric, test=args.test,
+                           resamples=args.resamples, trials=args.trials, bin_width=args.bin_width, seed=args.seed)
 
 
 def _print(doc: dict) -> None:

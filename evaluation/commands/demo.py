@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bolt.exit_codes import SUCCESS
+from evaluation.metrics import METRIC_ORDER
 
 SYSTEMS = ("main", "lead", "bm25-sentences")
 MARKER = "demo.json"
-LEADERBOARD = ("P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F", "pyramid_F")
-STEPS = ("index", "run", "validate", "assess", "score", "compare", "report")
+LEADERBOARD = METRIC_ORDER
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,7 +69,7 @@ class Demo:
         self.run_paths: list[Path] = []
         self.runs: list = []
         self.judgments: list = []
-        self.scores: dict = {}
+        self.scores = None  # the ScoreReport
         self.compare: dict = {}
 
     # -- inputs
@@ -177,24 +177,20 @@ class Demo:
         return f"{len(self.judgments)} bullets judged, {matched} match a facet ({config.name})"
 
     def step_score(self, topics_path: Path, votes: Path | None) -> str:
-        from evaluation.commands.score import compute
+        from evaluation.scoring import score
 
-        ns = argparse.Namespace(runs=[str(p) for p in self.run_paths], topics=str(topics_path),
-                                judgments=[str(self.paths["judgments"])], votes=str(votes) if votes else None,
-                                beta=3.0, err_denominator="residual", avg_nugget_words=None, corpus=None,
-                                index=str(self.index_dir), holistic=None, series_types=None)
-        rep = compute(ns)
-        self.scores = rep.to_json()
-        _write_text(self.paths["scores"], json.dumps(self.scores, indent=2, ensure_ascii=False) + "\n")
-        _write_text(self.paths["scores_csv"], _csv(rep.metrics, rep.topics, rep.means))
+        rep = score(self.run_paths, topics_path, [self.paths["judgments"]], votes=votes, index=str(self.index_dir))
+        self.scores = rep
+        rep.write_json(self.paths["scores"])
+        rep.write_csv(self.paths["scores_csv"])
         return f"{len(rep.metrics)} metrics over {len(rep.means)} runs"
 
     def step_compare(self) -> str:
-        from evaluation.commands.compare import compare
+        from evaluation.compare import compare_reports
+        from evaluation.results import ScoreReport
 
-        ns = argparse.Namespace(scores=[str(self.paths["scores"])], metric=self.args.metric,
-                                test="randomization", resamples=2000, trials=20, bin_width=0.01, seed=0)
-        self.compare = compare(ns)
+        self.compare = compare_reports([ScoreReport.read(self.paths["scores"])], metric=self.args.metric,
+                                       resamples=2000, trials=20)
         _write_text(self.paths["compare"], json.dumps(self.compare, indent=2, ensure_ascii=False) + "\n")
         ranking = self.compare.get("rankings", {}).get(self.args.metric, [])
         return f"by {self.args.metric}: " + " > ".join(ranking)
@@ -304,44 +300,32 @@ _HINTS = {
 }
 
 
-def _leaderboard(console, scores: dict, metric: str) -> None:
+def _leaderboard(console, scores, metric: str) -> None:
     from rich.table import Table
 
-    runs = scores.get("runs", {})
-    metrics = [m for m in LEADERBOARD if any(m in r.get("mean", {}) for r in runs.values())]
-    key = metric if any(metric in r.get("mean", {}) for r in runs.values()) else (metrics[0] if metrics else None)
-    order = sorted(runs, key=lambda r: (-(runs[r]["mean"].get(key) or 0.0), r)) if key else list(runs)
+    from evaluation.compare import rank_runs
+    from evaluation.results import as_report
+
+    rep = as_report(scores)
+    metrics = [m for m in LEADERBOARD if m in rep.metrics]
+    key = metric if metric in rep.metrics else (metrics[0] if metrics else None)
+    order = rank_runs({r: rep.means[r].get(key) or 0.0 for r in rep.runs}) if key else rep.runs
     table = Table(title=f"Leaderboard (mean over topics, ranked by {key})")
     table.add_column("run", no_wrap=True)
     for m in metrics:
         table.add_column(m, justify="right", no_wrap=True)
     for r in order:
-        mean = runs[r].get("mean", {})
+        mean = rep.means[r]
         table.add_row(r, *(f"{mean[m]:.3f}" if isinstance(mean.get(m), (int, float)) else "–" for m in metrics))
     console.print(table)
-    if scores.get("signature"):
-        console.print(scores["signature"], soft_wrap=True)
+    if rep.signature:
+        console.print(rep.signature, soft_wrap=True)
 
 
 def _count(v: Any) -> str:
     if isinstance(v, dict):
         return str(v.get("threads", sum(x for x in v.values() if isinstance(x, int))))
     return str(v)
-
-
-def _csv(metrics, topics: dict, means: dict) -> str:
-    """Per-topic scores and means as CSV (run, topic, metrics...; topic 'all' holds the mean)."""
-    import csv
-    import io
-
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["run", "topic", *metrics])
-    for run, by_topic in topics.items():
-        for topic, s in by_topic.items():
-            w.writerow([run, topic, *(f"{s[m]:.6f}" for m in metrics)])
-        w.writerow([run, "all", *(f"{means[run][m]:.6f}" for m in metrics)])
-    return buf.getvalue()
 
 
 def _rel(p: Path, base: Path) -> str:

@@ -1,16 +1,14 @@
 """``bolt score``: score runs from judgments (SPEC §6, §8), with a signature that reproduces every number."""
 from __future__ import annotations
 
-from indexing.atomic import atomic_write_text
-
 import argparse
-import csv
-import io
-import json
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bolt.exit_codes import SUCCESS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from evaluation.results import ScoreReport
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,81 +32,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--corpus", nargs="+", metavar="PATH", help="collection, to place nugget citations in posts")
     c.add_argument("--index", metavar="DIR", help="index folder, to place nugget citations in posts")
     p.add_argument("--holistic", metavar="FILE", help="holistic judgments (TSV or JSONL): adds holistic")
+    p.add_argument("--also", action="append", default=[], metavar="METRIC",
+                   help="also report this metric, e.g. 'nugget_F(beta=5)' beside nugget_F (repeatable); "
+                        "results of two metrics of one name are keyed by their repr")
     p.add_argument("--series-types", metavar="FILE",
                    help="TSV topic<TAB>type (factoid|list|other): series scores use the TREC 2004 weights")
 
 
-def _unit_resolver(args):
-    """(thread, offset) -> post id from the corpus, or None without --corpus/--index."""
-    if not (args.corpus or args.index):
-        return None, "judgments-or-offset"
-    from indexing.corpus import open_corpus
+def compute(args) -> "ScoreReport":
+    """The score report for parsed ``bolt score`` arguments (``evaluation.scoring.score``)."""
+    from evaluation.scoring import score
 
-    corpus = open_corpus(paths=args.corpus, index_dir=args.index)
-
-    def unit_of(thread_id: str, offset: int) -> str | None:
-        thread = corpus.get(thread_id)
-        if thread is None:
-            return None
-        post = thread.post_at(offset)
-        return post.id if post is not None else None
-
-    return unit_of, "corpus"
+    return score(args.runs, args.topics, args.judgments, beta=args.beta, err_denominator=args.err_denominator,
+                 avg_nugget_words=args.avg_nugget_words, votes=args.votes, holistic=args.holistic,
+                 corpus=args.corpus, index=args.index, series_types=args.series_types,
+                 also=_parse_also(getattr(args, "also", None) or []))
 
 
-def _read_series_types(path: str) -> dict[str, str]:
+def _parse_also(texts: list[str]) -> list:
+    from evaluation.metrics import parse_metrics
     from indexing.errors import ToolkitError
 
-    out = {}
-    for lineno, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cells = line.split("\t")
-        if len(cells) != 2 or cells[1].strip() not in ("factoid", "list", "other"):
-            raise ToolkitError("expected topic<TAB>factoid|list|other", file=path, line=lineno,
-                               hint="one topic per line, its question type after a tab")
-        out[cells[0].strip()] = cells[1].strip()
-    return out
-
-
-def compute(args) -> "ScoreReport":  # noqa: F821 - for callers (demo, benchmarks) that want the report
-    from bolt.submission import read_run
-    from bolt.topics import read_topics, read_votes
-    from evaluation.judgments import file_sha256, load_judgments, read_holistic
-    from evaluation.scoring import build_stats, choose_metrics, report, settings_dict
-
-    topics = read_topics(args.topics)
-    runs = [read_run(p) for p in args.runs]
-    sets = [load_judgments(p) for p in args.judgments]
-    votes = read_votes(args.votes) if args.votes else None
-    hol = read_holistic(args.holistic) if args.holistic else None
-    unit_of, units = _unit_resolver(args)
-    table = build_stats(topics, runs, sets, avg_nugget_words=args.avg_nugget_words, votes=votes,
-                        holistic_judgments=hol, unit_of=unit_of)
-    metrics = choose_metrics(beta=args.beta, err_denominator=args.err_denominator, votes=votes is not None,
-                             holistic_file=hol is not None)
-    extra = {"votes_sha256": file_sha256(args.votes) if args.votes else None,
-             "holistic_sha256": file_sha256(args.holistic) if args.holistic else None,
-             "series": "trec2004" if args.series_types else "macro"}
-    settings = settings_dict(metrics, table, judgments=sets, topics_count=len(topics),
-                             topics_sha256=file_sha256(args.topics), units=units, extra=extra)
-    types = _read_series_types(args.series_types) if args.series_types else None
-    return report(topics, table, metrics, settings, series_types=types)
-
-
-def _csv_text(rep) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["run", "topic", *rep.metrics])
-    for run, by_topic in rep.topics.items():
-        for topic, scores in by_topic.items():
-            w.writerow([run, topic, *(f"{scores[m]:.6f}" for m in rep.metrics)])
-        w.writerow([run, "all", *(f"{rep.means[run][m]:.6f}" for m in rep.metrics)])
-    return buf.getvalue()
-
-
-def _write_atomic(path: str, text: str) -> None:
-    atomic_write_text(path, text, newline="")
+    try:
+        return parse_metrics(texts)
+    except ValueError as exc:
+        raise ToolkitError(f"--also: {exc}", hint="give a metric as its repr, e.g. --also 'nugget_F(beta=5)'") from None
 
 
 def _table(rep) -> None:
@@ -138,9 +86,9 @@ def run(args) -> int:
         print(f"warning: {unjudged} bullet(s) of the runs have no judgment and count as irrelevant with "
               f"unsupported sources; judge them (bolt assess) to score them", file=sys.stderr)
     if args.csv:
-        _write_atomic(args.csv, _csv_text(rep))
+        rep.write_csv(args.csv)
     if args.json:
-        sys.stdout.write(json.dumps(rep.to_json(), indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(rep.dumps())
     else:
         _table(rep)
     return SUCCESS

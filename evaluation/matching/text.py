@@ -1,22 +1,19 @@
 """Script detection, word and character counts, bullet sentences: the text facts a judgment records.
 
-Words (SPEC §5 ``W_k``, ``w_k``): whitespace-separated tokens, except that each CJK character
-counts as one word (Chinese is written without spaces, and one character is roughly one English
-word of content). Characters (``L_k``): non-white-space code points. Both rules are
-language-agnostic, so a bullet that mixes scripts is counted consistently.
+Words (SPEC §5 ``W_k``, ``w_k``) and characters (``L_k``) are ``indexing.textfacts``'s, the
+toolkit's one definition: white-space tokens holding a letter or digit with each CJK character a
+word, and non-white-space code points.
 """
 from __future__ import annotations
 
 import functools
 import re
 
-# Han ideographs (unified + extension A + compatibility), kana and Hangul: written without spaces.
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
-_CJK_CHAR = re.compile(f"[{_CJK}]")
+from indexing import textfacts
+
+_CJK_CHAR = textfacts.CJK_CHAR
 _ARABIC_CHAR = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff]")
 _LATIN_CHAR = re.compile(r"[A-Za-z\u00c0-\u024f]")
-_NON_SPACE = re.compile(r"\S")
-_WORDISH = re.compile(r"[^\W_]")
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -36,19 +33,13 @@ def script_lang(text: str) -> str:
 
 
 def count_words(text: str) -> int:
-    """Whitespace tokens holding a letter or digit, with every CJK character one word.
-
-    A token of punctuation alone (``-``, ``。``) is not a word; a token mixing CJK and other
-    characters counts each CJK character plus one for the rest.
-    """
-    cjk = len(_CJK_CHAR.findall(text))
-    rest = _CJK_CHAR.sub(" ", text) if cjk else text
-    return cjk + sum(1 for tok in rest.split() if _WORDISH.search(tok))
+    """Words of ``text`` (``indexing.textfacts.count_words``)."""
+    return textfacts.count_words(text)
 
 
 def count_chars(text: str) -> int:
     """Non-white-space characters (``L_k``, and the length ``l`` of the TREC nugget F)."""
-    return len(_NON_SPACE.findall(text))
+    return textfacts.non_ws_chars(text)
 
 
 @functools.lru_cache(maxsize=200_000)

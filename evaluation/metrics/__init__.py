@@ -20,6 +20,9 @@ from evaluation.metrics.nugget import nugget_F, pyramid_F
 #: The metrics ``bolt score`` reports, in SPEC §8 order (pyramid only with votes, holistic only with a file).
 DEFAULT_METRICS: tuple[Metric, ...] = (P_n, R_n, P_c, R_c, F_c, F_GD, ERR, nugget_F)
 
+#: The order every table shows metrics in (leaderboards, the report, CSV readers): SPEC §6 order.
+METRIC_ORDER: tuple[str, ...] = ("P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F", "pyramid_F")
+
 __all__ = ["Metric", "ParamInfo", "TopicStats", "REGISTRY", "register", "parse_metric", "parse_metrics",
            "P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F", "pyramid_F", "holistic",
-           "DEFAULT_METRICS"]
+           "DEFAULT_METRICS", "METRIC_ORDER"]

@@ -27,6 +27,45 @@ def err_facet(steps: list[tuple[int, int, int, float]], residual: bool = True) -
     return s
 
 
+def err_sums(rows, facets_of_unit: dict, ci_size: dict[str, int]) -> tuple[float, float]:
+    """``Σ_i S_i`` under the residual and the total denominator, in one pass over a response's bullets.
+
+    ``rows`` are (effective facets, supporting (unit, facets) pairs, ``w_k / W_k``) of the bullets
+    with a supporting source, in order (``evaluation.scoring.BulletFacts``); ``facets_of_unit`` maps a
+    unit to the facets whose ``C_i`` hold it; ``ci_size`` is ``|C_i|``. Same arithmetic, in the same
+    order, as :func:`err_facet` over each facet's steps (a step with ``q = 0`` changes nothing, so it
+    is skipped). A unit a bullet cites in support of ``f`` is in ``C_f`` by construction, so the new
+    units are those not cited before.
+    """
+    cited: set = set()
+    cited_in: dict[str, int] = dict.fromkeys(ci_size, 0)  # |C_i ∩ cited|
+    acc: dict[str, list[float]] = {}  # facet -> [S residual, not stopped, S total, not stopped], first-seen order
+    for eff, supporting, frac in rows:
+        for f in eff:
+            st = acc.get(f)
+            if st is None:
+                st = acc[f] = [0.0, 1.0, 0.0, 1.0]
+            new = len({u for u, fs in supporting if f in fs and u not in cited})
+            if not new:
+                continue
+            remaining = ci_size[f] - cited_in[f]
+            if remaining:
+                q = (new / remaining) * frac
+                st[0] += q * st[1]
+                st[1] *= 1.0 - q
+            total = ci_size[f]
+            if total:
+                q = (new / total) * frac
+                st[2] += q * st[3]
+                st[3] *= 1.0 - q
+        for u, _ in supporting:
+            if u not in cited:
+                cited.add(u)
+                for f in facets_of_unit.get(u, ()):
+                    cited_in[f] += 1
+    return sum(a[0] for a in acc.values()), sum(a[2] for a in acc.values())
+
+
 class ERR(Metric):
     """Expected reciprocal rank as a cascade over bullets, per facet, averaged over facets (p_i = 1/m)."""
 
