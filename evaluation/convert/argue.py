@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
