@@ -38,8 +38,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from bolt.submission import Run
     from bolt.topics import Topic
 
-ASSESSOR_VERSION = "0.1"
-RULES = ("anchor", "lexical", "semantic")
+ASSESSOR_VERSION = "0.2"
+RULES = ("anchor", "statement", "lexical", "semantic")
+DECISIONS = ("statement", "overlap")
 _TEXT_LANGS = ("eng", "und", None)
 _PASSAGE_CHARS = 2000  # cited text read from the offset (bullets are far shorter)
 _THREAD_CACHE = 512  # threads kept in memory while collecting  # thread languages whose text the English matchers can read
@@ -69,6 +70,13 @@ class AssessorConfig:
     """how many words before a nugget's span a citation may point (SPEC §2: three)"""
     model: str | None = None
     """sentence-transformers model name or path (None: bolt.embedding's default)"""
+    decision: str = "statement"
+    """how text matching decides: "statement" (does the text state the facet? the learned rule of
+    ``matching.statement``) or "overlap" (the 0.1 rules: lexical_threshold or semantic_threshold)"""
+    statement_model: str | None = None
+    """JSON file of a fitted statement model (None: the one shipped in evaluation/matching)"""
+    statement_threshold: float | None = None
+    """probability needed for a statement match (None: the model file's own threshold)"""
 
     def __post_init__(self) -> None:
         checks = [
@@ -80,6 +88,9 @@ class AssessorConfig:
             ("support_semantic_threshold", -1.0 <= self.support_semantic_threshold <= 1.0, "a number in [-1, 1]"),
             ("anchor_words", isinstance(self.anchor_words, int) and self.anchor_words >= 0, "an integer >= 0"),
             ("semantic", isinstance(self.semantic, bool), "True or False"),
+            ("decision", self.decision in DECISIONS, " or ".join(map(repr, DECISIONS))),
+            ("statement_threshold", self.statement_threshold is None or 0.0 < self.statement_threshold < 1.0,
+             "None or a probability in (0, 1)"),
         ]
         for name, ok, allowed in checks:
             if not ok:
@@ -92,7 +103,10 @@ class AssessorConfig:
 
     @property
     def rules(self) -> tuple[str, ...]:
-        return RULES if self.semantic else RULES[:2]
+        """The rules that can give a facet: anchoring, then the text-matching decision's."""
+        if self.decision == "statement":
+            return ("anchor", "statement")
+        return ("anchor", "lexical", "semantic") if self.semantic else ("anchor", "lexical")
 
     @property
     def name(self) -> str:
@@ -143,6 +157,7 @@ class _TopicPrep:
     order: dict[str, int]
     units: dict[str, None] = field(default_factory=dict)
     matches: dict[str, list[dict]] = field(default_factory=dict)
+    probabilities: dict[str, dict[str, float]] = field(default_factory=dict)  # unit -> facet -> best p
 
 
 @dataclass
@@ -187,6 +202,30 @@ class Assessor:
         self._preps: dict[str, _TopicPrep] = {}
         self.table = EmbeddingTable()
         self.stats = AssessStats()
+        self.statement = None
+        if self.config.decision == "statement":
+            from evaluation.matching.statement import load_model
+
+            try:
+                self.statement = load_model(self.config.statement_model)
+            except (OSError, ValueError, KeyError) as exc:
+                raise ToolkitError(f"cannot read the statement model: {exc}", file=self.config.statement_model,
+                                   hint="give a JSON file written by 'scripts/bench.py score --part "
+                                   "assess-calibration --write-model FILE', or leave the option out") from None
+
+    @property
+    def statement_threshold(self) -> float:
+        t = self.config.statement_threshold
+        return t if t is not None else self.statement.threshold
+
+    @property
+    def _embed_units(self) -> bool:
+        """Whether bullet units and facet texts need embeddings for the text-matching decision."""
+        if not self.config.semantic:
+            return False
+        if self.statement is None:
+            return True
+        return any(f in ("cosine", "sentence_cosine") for f in self.statement.features)
 
     # ----------------------------------------------------------------------------- setup
     @property
@@ -216,7 +255,9 @@ class Assessor:
                 "toolkit_version": __version__, "config": repr(self.config),
                 "thresholds": self.config.to_dict(), "model": self.model_id,
                 "stemmer": stemmer,
-                "word_rule": "whitespace tokens; each CJK character is one word"}
+                "word_rule": "whitespace tokens; each CJK character is one word",
+                **({"statement_model": self.statement.to_dict(),
+                    "statement_threshold": self.statement_threshold} if self.statement else {})}
 
     def _thread(self, thread_id: str):
         """The cited thread (None when absent); a bounded cache, since runs cite threads in bursts."""
@@ -252,7 +293,7 @@ class Assessor:
         order = {f.id: k for k, f in enumerate(topic.facets)}
         prep = _TopicPrep(topic, refs, spans, order)
         self._preps[number] = prep
-        if self.config.semantic:
+        if self._embed_units:
             self.table.add(r.text for r in refs)
         return prep
 
@@ -330,7 +371,7 @@ class Assessor:
             units = sents + ((text,) if n_sent > 1 else ())
             for u in units:
                 prep.units[u] = None
-            if self.config.semantic:
+            if self._embed_units:
                 self.table.add(units)
         return _Pending(number, text, lang, textual, units, n_sent, checks)
 
@@ -342,7 +383,10 @@ class Assessor:
             if not units or not prep.refs:
                 prep.matches = {u: [] for u in units}
                 continue
-            sims = self.table.similarities(units, [r.text for r in prep.refs]) if cfg.semantic else None
+            sims = self.table.similarities(units, [r.text for r in prep.refs]) if self._embed_units else None
+            if self.statement is not None:
+                self._match_statements(prep, units, sims)
+                continue
             for i, u in enumerate(units):
                 uterms = lexical.content_terms(u)
                 best: dict[tuple[str, str], dict] = {}
@@ -355,6 +399,36 @@ class Assessor:
                         if s >= cfg.semantic_threshold:
                             _keep(best, ref, "semantic", s, cfg.semantic_threshold)
                 prep.matches[u] = list(best.values())
+
+    def _match_statements(self, prep: _TopicPrep, units: list[str], sims) -> None:
+        """The "statement" decision: each unit's probability of stating each facet text.
+
+        IDF comes from the topic's pool (its facet texts and every bullet unit judged with it), so
+        words every bullet of the topic shares weigh little. Every facet's best probability is
+        kept (``prep.probabilities``) for the judgment, matched or not.
+        """
+        from evaluation.matching.statement import Idf, Reference, features
+
+        model, threshold = self.statement, self.statement_threshold
+        idf = Idf([r.text for r in prep.refs] + units)
+        refs = [Reference.of(r.text, idf) for r in prep.refs]
+        for i, u in enumerate(units):
+            sents = sentences(u, "eng")
+            best: dict[str, dict] = {}
+            for j, (ref, r) in enumerate(zip(refs, prep.refs)):
+                if sims is not None:
+                    cos = float(sims[i, j])
+                    sc = max((self.table.cosine(s, r.text) for s in sents if s in self.table), default=cos)
+                else:
+                    cos = sc = 0.0
+                feats = features(ref, u, sents, cos, sc)
+                prob = model.probability(feats)
+                if r.facet not in best or prob > best[r.facet]["score"]:
+                    best[r.facet] = {"facet": r.facet, "nugget": r.nugget, "rule": "statement",
+                                     "score": round(prob, 4), "threshold": threshold,
+                                     "features": {f: round(feats[f], 4) for f in model.features}}
+            prep.matches[u] = [m for m in best.values() if m["score"] >= threshold]
+            prep.probabilities[u] = {f: m["score"] for f, m in best.items()}
 
     def assess(self, runs: Iterable["Run"]) -> Iterator[Judgment]:
         """Judgments in run, topic and bullet order (all embedding happens before the first one).
@@ -427,6 +501,12 @@ class Assessor:
         order = prep.order
         evidence.sort(key=lambda e: (order.get(e["facet"], 1 << 30), RULES.index(e["rule"]), -float(e["score"])))
         extra: dict[str, Any] = {"chars": chars, "responsive_chars": resp_chars, "evidence": evidence}
+        if self.statement is not None and p.units:
+            probs: dict[str, float] = {}
+            for u in p.units:
+                for f, pr in prep.probabilities.get(u, {}).items():
+                    probs[f] = max(pr, probs.get(f, 0.0))
+            extra["probability"] = {f: probs[f] for f in sorted(probs, key=lambda f: (order.get(f, 1 << 30), f))}
         if notes:
             extra["notes"] = "; ".join(notes)
         return Judgment(p.topic, "", 0, cfg.name,

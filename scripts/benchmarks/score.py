@@ -139,6 +139,11 @@ _PLACES = ("in Cairo", "near Beijing", "in Kansas City", "in the north", "along 
 def _assess_add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pool", type=int, default=30,
                    help="assess part: distinct bullets per topic that runs draw from (repeats across runs)")
+    p.add_argument("--pairs", default=str(Path(__file__).resolve().parents[2].parent / "shared/ikat-dev/pairs.tsv"),
+                   help="assess-calibration part: pair-label TSV (development labels) for leave-one-topic-out")
+    p.add_argument("--write-model", metavar="FILE",
+                   help="assess-calibration part: refit the statement model on all pairs and write it here "
+                   "(the shipped one is evaluation/matching/statement_model.json)")
 
 
 def _sentence(rng: random.Random) -> str:
@@ -279,7 +284,43 @@ def bench_assess_calibration(args) -> dict:
     res["chosen"] = {"config": repr(cfg), "lexical_threshold": cfg.lexical_threshold,
                      "semantic_threshold": cfg.semantic_threshold,
                      "lexical_or_semantic": res["lexical_or_semantic"].get(key)}
+    res["development_pairs"] = _pairs_calibration(args)
     return res
+
+
+def _pairs_calibration(args) -> dict:
+    """Leave-one-topic-out agreement with people on the development pairs: old rule, tuned overlap, new rule.
+
+    Every threshold (and the new rule's features, C and threshold) is chosen on the training
+    topics of each fold; the figures are pooled over the held-out folds. ``--write-model`` refits
+    the new rule on all pairs (the same procedure) and writes the JSON the assessor ships.
+    """
+    import json as _json
+
+    from bolt.embedding import get_embedder
+    from evaluation.matching import pairlabels as pl
+
+    path = Path(args.pairs)
+    if not path.is_file():
+        return {"skipped": f"no pair-label file at {path} (give --pairs)"}
+    pairs = pl.read_pairs(path)
+    t0 = time.perf_counter()
+    data = pl.prepare(pairs, get_embedder(None))
+    prep_s = time.perf_counter() - t0
+    res = pl.loto(data, {"old_defaults": pl.rule_old_defaults, "tuned_overlap": pl.rule_tuned_overlap,
+                         "statement": pl.rule_statement()})
+    out = {"pairs": len(pairs), "positives": sum(data.labels), "topics": sorted(set(data.groups)),
+           "feature_seconds": round(prep_s, 1), "leave_one_topic_out": res}
+    model = pl.fit_model(data.feats, data.labels, data.groups)
+    out["model_fitted_on_all_pairs"] = model.to_dict()
+    if args.write_model:
+        Path(args.write_model).write_text(_json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
+        out["model_written_to"] = args.write_model
+    new, tuned = res["statement"]["pooled"], res["tuned_overlap"]["pooled"]
+    out["targets"] = {"accuracy>=0.88": new["accuracy"] >= 0.88, "kappa>=0.5": new["kappa"] >= 0.5,
+                      "beats_tuned_overlap_accuracy": new["accuracy"] > tuned["accuracy"],
+                      "beats_tuned_overlap_kappa": new["kappa"] > tuned["kappa"]}
+    return out
 
 
 PARTS["assess-calibration"] = bench_assess_calibration
