@@ -46,6 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="statement model JSON (default: the one shipped in evaluation/matching)")
     parser.add_argument("--statement-threshold", type=float, default=None, metavar="P",
                         help="probability needed for a statement match (default: the model's own)")
+    parser.add_argument("--no-crosslingual", action="store_true",
+                        help="match Arabic and Chinese bullets by anchoring alone (no multilingual encoder)")
+    parser.add_argument("--crosslingual-threshold", type=float, default=_DEFAULT.crosslingual_threshold,
+                        metavar="Y", help="multilingual cosine needed to match an Arabic or Chinese bullet")
     parser.add_argument("--no-semantic", action="store_true",
                         help="match by anchoring and lexical overlap only (no embedding model)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON document")
@@ -64,7 +68,9 @@ def config_from_args(args: argparse.Namespace) -> AssessorConfig:
                               semantic=not args.no_semantic,
                               model=args.model, decision=args.decision,
                               statement_model=args.statement_model,
-                              statement_threshold=args.statement_threshold)
+                              statement_threshold=args.statement_threshold,
+                              crosslingual=not args.no_crosslingual,
+                              crosslingual_threshold=args.crosslingual_threshold)
     except ValueError as exc:
         raise ToolkitError(str(exc), hint="see 'bolt assess --help' for the allowed values") from None
 
