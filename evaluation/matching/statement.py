@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Iterable, Mapping, Sequence
 
+from bolt.pipeline.anchors import normalize_digits  # the toolkit's one digit folding
 from evaluation.matching.lexical import content_terms
 
 FEATURES = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "bigram_coverage",
@@ -45,7 +46,6 @@ MODEL_FILE = "statement_model.json"
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*[A-Za-z]")
-_ARABIC_INDIC = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 
 
 class Idf:
@@ -71,8 +71,8 @@ class Idf:
 
 
 def numbers(text: str) -> frozenset[str]:
-    """Numbers written in the text (Arabic-Indic digits normalised, separators dropped)."""
-    return frozenset(m.replace(",", "") for m in _NUMBER.findall(text.translate(_ARABIC_INDIC)))
+    """Numbers written in the text (Arabic-Indic, Persian, full-width digits as ASCII; no separators)."""
+    return frozenset(m.replace(",", "") for m in _NUMBER.findall(normalize_digits(text)))
 
 
 @functools.lru_cache(maxsize=100_000)
