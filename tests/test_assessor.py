@@ -215,7 +215,7 @@ def test_repeated_texts_are_embedded_once(corpus, topic):
 def test_header_records_version_thresholds_and_model(corpus, topic):
     a = Assessor([topic], corpus, AssessorConfig(semantic_threshold=0.55))
     h = a.header()
-    assert h["assessor"] == "auto:bolt-0.2 anchor+statement" and h["assessor_version"] == "0.2"
+    assert h["assessor"] == "auto:bolt-0.2 anchor+statement+crosslingual" and h["assessor_version"] == "0.2"
     assert h["config"] == "AssessorConfig(semantic_threshold=0.55)"
     assert h["thresholds"]["semantic_threshold"] == 0.55 and h["thresholds"]["lexical_threshold"] == 0.4
     assert h["model"].startswith("all-MiniLM-L6-v2@") and h["stemmer"].startswith("snowballstemmer-3")
