@@ -33,6 +33,7 @@ COMMANDS: dict[str, Command] = {
     "assess": Command("evaluation.commands.assess", "judge runs automatically against the topics' facets"),
     "score": Command("evaluation.commands.score", "score runs from judgments (P_n, R_n, F_c, F_GD, ERR, ...)"),
     "compare": Command("evaluation.commands.compare", "rank runs, Kendall's tau, significance, stability"),
+    "agree": Command("evaluation.commands.agree", "agreement of two judgment files, or the assessor vs pair labels"),
     "demo": Command("evaluation.commands.demo", "the whole loop on the bundled sample, with an HTML report"),
     "convert": Command("evaluation.commands.convert", "import/export other evaluations' files (AQUAINT, TREC QA, RAG)"),
     "judge": Command("evaluation.commands.judge", "judge runs by hand in the browser (local page, autosaved)"),

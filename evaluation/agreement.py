@@ -1,0 +1,157 @@
+"""Agreement between two sets of yes/no decisions: accuracy, Cohen's kappa, precision and recall.
+
+One definition used by ``bolt agree`` (two judgment files, or an assessor against pair labels)
+and by the calibration benchmark. ``reference`` is the side taken as truth (a person), so
+precision is "of the pairs ``candidate`` says yes to, how many ``reference`` says yes to".
+Kappa is scikit-learn's ``cohen_kappa_score``; when both sides give one constant answer it is
+undefined and reported as 1.0 if they agree everywhere, else 0.0 (what kappa's formula tends to).
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from evaluation.judgments import Judgment
+
+
+class BinaryAgreement(NamedTuple):
+    """How ``candidate`` decisions agree with ``reference`` ones on the same items."""
+
+    n: int
+    accuracy: float
+    kappa: float
+    precision: float
+    recall: float
+    reference_yes: int
+    candidate_yes: int
+    both_yes: int
+
+    def as_dict(self, digits: int = 4) -> dict[str, float | int]:
+        return {k: (round(v, digits) if isinstance(v, float) else v) for k, v in self._asdict().items()}
+
+
+def binary_agreement(reference: Sequence[bool], candidate: Sequence[bool]) -> BinaryAgreement:
+    """Accuracy, kappa, precision and recall of ``candidate`` against ``reference`` (same order).
+
+    Precision is 1.0 when ``candidate`` says yes to nothing, recall 1.0 when ``reference`` does.
+    """
+    if len(reference) != len(candidate):
+        raise ValueError(f"decision lists differ in length: {len(reference)} vs {len(candidate)}")
+    n = len(reference)
+    if n == 0:
+        return BinaryAgreement(0, 0.0, 0.0, 1.0, 1.0, 0, 0, 0)
+    ref = [bool(x) for x in reference]
+    cand = [bool(x) for x in candidate]
+    both = sum(r and c for r, c in zip(ref, cand))
+    ry, cy = sum(ref), sum(cand)
+    agree = sum(r == c for r, c in zip(ref, cand))
+    if len(set(ref) | set(cand)) == 1:
+        kappa = 1.0
+    elif len(set(ref)) == 1 and len(set(cand)) == 1:
+        kappa = 0.0
+    else:
+        from sklearn.metrics import cohen_kappa_score
+
+        kappa = float(cohen_kappa_score(ref, cand))
+    return BinaryAgreement(n, agree / n, kappa, both / cy if cy else 1.0, both / ry if ry else 1.0, ry, cy, both)
+
+
+# --------------------------------------------------------------------------- two judgment files
+AGREEMENT_METRICS = ("R_n", "P_n", "F_GD")
+"""The run-level scores whose differences ``judgment_agreement`` reports (SPEC §6)."""
+
+
+def _relevant_pairs(a: Mapping[tuple, "Judgment"], b: Mapping[tuple, "Judgment"], keys) -> tuple[list, list]:
+    return [bool(a[k].facets) for k in keys], [bool(b[k].facets) for k in keys]
+
+
+def _facet_pairs(a, b, keys, facets_of: Mapping[str, Sequence[str]]) -> tuple[list, list]:
+    ra, rb = [], []
+    for k in keys:
+        for f in facets_of.get(k[0], ()):
+            ra.append(f in a[k].facets)
+            rb.append(f in b[k].facets)
+    return ra, rb
+
+
+def _support_pairs(a, b, keys) -> tuple[list, list, int]:
+    """Supports decisions of the citations both files judged, matched by (post, offset)."""
+    ra, rb, unmatched = [], [], 0
+    for k in keys:
+        sb = {(s.post, s.offset): s.supports for s in b[k].sources}
+        for s in a[k].sources:
+            if (s.post, s.offset) in sb:
+                ra.append(s.supports)
+                rb.append(sb[(s.post, s.offset)])
+            else:
+                unmatched += 1
+    return ra, rb, unmatched
+
+
+def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
+              keys: Iterable[tuple[str, str, int]]) -> dict[str, dict[str, float]]:
+    """Mean R_n, P_n and F_GD per run from one judgment file (the one call into the scorer).
+
+    The runs are rebuilt from the judgment keys (the scorer reads only run ids and bullet order
+    for these metrics), so every bullet either file judged exists in both scorings; a bullet one
+    file did not judge counts there as irrelevant with unsupported sources.
+    """
+    from types import SimpleNamespace
+
+    from evaluation.scoring import build_stats, choose_metrics, report
+
+    shape: dict[str, dict[str, int]] = {}
+    for topic, run, bullet in keys:
+        shape.setdefault(run, {})
+        shape[run][topic] = max(shape[run].get(topic, 0), bullet)
+    runs = [SimpleNamespace(run_id=r, results={t: SimpleNamespace(bullets=[SimpleNamespace(text="", sources=())
+                                                                         for _ in range(n)])
+                                               for t, n in by_topic.items()})
+            for r, by_topic in sorted(shape.items())]
+    metrics = [m for m in choose_metrics() if m.NAME in AGREEMENT_METRICS]
+    table = build_stats(topics, runs, [list(judgments)])
+    rep = report(topics, table, metrics, {})
+    return {r: {m: rep.means[r][m] for m in AGREEMENT_METRICS} for r in rep.means}
+
+
+def judgment_agreement(a: Sequence["Judgment"], b: Sequence["Judgment"],
+                       topics: Sequence[Any] | None = None) -> dict[str, Any]:
+    """How judgment file ``b`` agrees with ``a`` (``a`` taken as the reference, e.g. a person).
+
+    Per bullet (relevant: at least one facet), per (bullet, facet) of the topic (with ``topics``;
+    otherwise over the facets either file names for the topic), per citation (supports), and with
+    ``topics`` each run's mean R_n, P_n, F_GD under each file, their difference (b - a) and
+    Kendall's tau between the run rankings the two files give.
+    """
+    ia = {j.key: j for j in a}
+    ib = {j.key: j for j in b}
+    keys = sorted(set(ia) & set(ib), key=lambda k: (k[0], k[1], k[2]))
+    out: dict[str, Any] = {"bullets_in_both": len(keys), "only_in_first": len(set(ia) - set(ib)),
+                           "only_in_second": len(set(ib) - set(ia))}
+    out["relevance"] = binary_agreement(*_relevant_pairs(ia, ib, keys)).as_dict()
+    if topics is not None:
+        facets_of = {t.number: [f.id for f in t.facets] for t in topics}
+    else:
+        facets_of = {}
+        for k in keys:
+            facets_of.setdefault(k[0], [])
+            for f in (*ia[k].facets, *ib[k].facets):
+                if f not in facets_of[k[0]]:
+                    facets_of[k[0]].append(f)
+    out["facets"] = binary_agreement(*_facet_pairs(ia, ib, keys, facets_of)).as_dict()
+    sa, sb, unmatched = _support_pairs(ia, ib, keys)
+    out["support"] = dict(binary_agreement(sa, sb).as_dict(), citations_only_in_first=unmatched)
+    if topics is not None:
+        from evaluation.compare import kendall_tau
+
+        numbers = {t.number for t in topics}
+        every = [k for k in dict.fromkeys([*ia, *ib]) if k[0] in numbers]
+        ma = run_means(topics, [j for j in a if j.key[0] in numbers], every)
+        mb = run_means(topics, [j for j in b if j.key[0] in numbers], every)
+        out["runs"] = {r: {m: {"first": round(ma[r][m], 4), "second": round(mb[r][m], 4),
+                               "difference": round(mb[r][m] - ma[r][m], 4)} for m in AGREEMENT_METRICS}
+                       for r in ma}
+        taus = {m: kendall_tau({r: ma[r][m] for r in ma}, {r: mb[r][m] for r in mb}) for m in AGREEMENT_METRICS}
+        out["kendall_tau"] = {m: (None if math.isnan(t) else round(t, 4)) for m, t in taus.items()}
+    return out

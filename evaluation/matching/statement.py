@@ -1,0 +1,180 @@
+"""Does a text *state* a facet's information? A learned decision over specificity and similarity.
+
+The old rules (40% word overlap, cosine 0.45) answer "is this about the same subject?", and in a
+forum thread everything is. People ask whether the text states the facet's information: whether
+the facet's *distinctive* terms (its rarer words, names, numbers) are there, not just the
+subject's common words, and whether one sentence says it. This module turns a (reference,
+candidate) pair into a few such features and combines them with a logistic regression whose
+coefficients ship as ``statement_model.json`` (fitted on development pairs only: see
+``evaluation.matching.pairlabels`` and ``scripts/benchmarks/calibration.py``).
+
+Features (all in [0, 1] or small counts, named so a judgment's evidence reads plainly):
+
+- ``coverage``: fraction of the reference's stemmed content terms found in the candidate
+  (POURPRE, ``matching.lexical``);
+- ``idf_coverage``: the same, each term weighted by its inverse document frequency in the pool
+  (the texts judged together for one topic), so subject words shared by every text weigh little;
+- ``sentence_idf_coverage``: the best single sentence's ``idf_coverage`` (a statement is made
+  in a sentence, not spread over a paragraph);
+- ``distinct_coverage``: fraction of the reference's distinctive terms (the rarer half in the
+  pool, by IDF) found in the candidate;
+- ``bigram_coverage``: fraction of the reference's adjacent content-term pairs (``Total Football``,
+  ``visa on arrival``) found adjacent in the candidate: the same words in the same relation;
+- ``number_coverage`` / ``name_coverage``: fraction of the reference's numbers and capitalised
+  names found (1.0 when the reference has none, with ``has_numbers`` / ``has_names`` saying so);
+- ``cosine`` / ``sentence_cosine``: bi-encoder cosine of the whole candidate and of its best
+  sentence with the reference (``matching.semantic``).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from importlib import resources
+from typing import Iterable, Mapping, Sequence
+
+from bolt.pipeline.anchors import normalize_digits  # the toolkit's one digit folding
+from evaluation.matching.lexical import content_terms
+
+FEATURES = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "bigram_coverage",
+            "number_coverage", "has_numbers", "name_coverage", "has_names", "cosine", "sentence_cosine")
+MODEL_FILE = "statement_model.json"
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*[A-Za-z]")
+
+
+class Idf:
+    """Inverse document frequencies of stemmed content terms over one pool of texts.
+
+    ``idf(t) = ln((N + 1) / (df(t) + 1)) + 1`` (the smoothed form of scikit-learn's
+    ``TfidfVectorizer``), so a term in every text still weighs 1 and an unseen term the most.
+    """
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        df: Counter[str] = Counter()
+        n = 0
+        for t in dict.fromkeys(texts):
+            df.update(content_terms(t))
+            n += 1
+        self.n = n
+        self.df = df
+        self._unseen = math.log(n + 1) + 1.0
+
+    def __call__(self, term: str) -> float:
+        d = self.df.get(term)
+        return self._unseen if d is None else math.log((self.n + 1) / (d + 1)) + 1.0
+
+
+def numbers(text: str) -> frozenset[str]:
+    """Numbers written in the text (Arabic-Indic, Persian, full-width digits as ASCII; no separators)."""
+    return frozenset(m.replace(",", "") for m in _NUMBER.findall(normalize_digits(text)))
+
+
+@functools.lru_cache(maxsize=100_000)
+def names(text: str) -> frozenset[str]:
+    """Capitalised words not at a sentence start (names, brands, models), stemmed like terms."""
+    out: set[str] = set()
+    for m in _NAME.findall(text):
+        out |= content_terms(m)
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=200_000)
+def bigrams(text: str) -> frozenset[tuple[str, str]]:
+    """Adjacent pairs of stemmed content terms (stop words skipped, so "visa on arrival" -> visa, arriv)."""
+    seq = [t for tok in _TOKEN.findall(text.lower()) for t in sorted(content_terms(tok))]
+    return frozenset(zip(seq, seq[1:]))
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A facet text prepared once: its terms, their weights, the distinctive half, numbers, names."""
+
+    text: str
+    terms: frozenset[str]
+    weights: Mapping[str, float]
+    distinct: frozenset[str]
+    numbers: frozenset[str]
+    names: frozenset[str]
+    bigrams: frozenset[tuple[str, str]]
+
+    @classmethod
+    def of(cls, text: str, idf: Idf) -> "Reference":
+        terms = content_terms(text)
+        weights = {t: idf(t) for t in terms}
+        ranked = sorted(terms, key=lambda t: (-weights[t], t))
+        distinct = frozenset(ranked[:max(1, (len(ranked) + 1) // 2)]) if ranked else frozenset()
+        return cls(text, terms, weights, distinct, numbers(text), names(text) & terms, bigrams(text))
+
+
+def _weighted(ref: Reference, cand: frozenset[str]) -> float:
+    total = sum(ref.weights.values())
+    return sum(w for t, w in ref.weights.items() if t in cand) / total if total else 0.0
+
+
+def features(ref: Reference, candidate: str, sentences: Sequence[str],
+             cosine: float = 0.0, sentence_cosine: float | None = None) -> dict[str, float]:
+    """The named features of one (reference, candidate) pair; ``sentences`` split the candidate."""
+    cand = content_terms(candidate)
+    n_terms = len(ref.terms)
+    coverage = len(ref.terms & cand) / n_terms if n_terms else 0.0
+    sent_cov = max((_weighted(ref, content_terms(s)) for s in sentences), default=0.0)
+    distinct = len(ref.distinct & cand) / len(ref.distinct) if ref.distinct else 0.0
+    cand_numbers = numbers(candidate) if ref.numbers else frozenset()
+    num = len(ref.numbers & cand_numbers) / len(ref.numbers) if ref.numbers else 1.0
+    name = len(ref.names & cand) / len(ref.names) if ref.names else 1.0
+    bigram = len(ref.bigrams & bigrams(candidate)) / len(ref.bigrams) if ref.bigrams else coverage
+    return {"coverage": coverage, "idf_coverage": _weighted(ref, cand), "sentence_idf_coverage": sent_cov,
+            "distinct_coverage": distinct, "bigram_coverage": bigram, "number_coverage": num, "has_numbers": float(bool(ref.numbers)),
+            "name_coverage": name, "has_names": float(bool(ref.names)), "cosine": float(cosine),
+            "sentence_cosine": float(cosine if sentence_cosine is None else sentence_cosine)}
+
+
+@dataclass(frozen=True)
+class StatementModel:
+    """A fitted logistic regression over :data:`FEATURES`: ``p = sigmoid(b + sum(w_i * x_i))``.
+
+    ``threshold`` is the probability at which a pair counts as a match (chosen on development
+    topics, see ``fit_notes``); ``name`` goes into each judgment's evidence and the file header.
+    """
+
+    name: str
+    features: tuple[str, ...]
+    coefficients: tuple[float, ...]
+    intercept: float
+    threshold: float
+    fit_notes: Mapping[str, object]
+
+    def probability(self, feats: Mapping[str, float]) -> float:
+        z = self.intercept + sum(w * feats[f] for f, w in zip(self.features, self.coefficients))
+        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "features": list(self.features), "coefficients": list(self.coefficients),
+                "intercept": self.intercept, "threshold": self.threshold, "fit_notes": dict(self.fit_notes)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "StatementModel":
+        feats = tuple(d["features"])
+        unknown = [f for f in feats if f not in FEATURES]
+        if unknown or len(d["coefficients"]) != len(feats):
+            raise ValueError(f"statement model {d.get('name')!r}: unknown features {unknown} or "
+                             "coefficient count differs; refit with 'scripts/bench.py calibration --write'")
+        return cls(str(d["name"]), feats, tuple(float(c) for c in d["coefficients"]), float(d["intercept"]),
+                   float(d["threshold"]), dict(d.get("fit_notes", {})))
+
+
+@functools.lru_cache(maxsize=4)
+def load_model(path: str | None = None) -> StatementModel:
+    """The shipped model (``evaluation/matching/statement_model.json``) or the one at ``path``."""
+    if path is None:
+        text = resources.files("evaluation.matching").joinpath(MODEL_FILE).read_text(encoding="utf-8")
+    else:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    return StatementModel.from_dict(json.loads(text))

@@ -1,0 +1,106 @@
+"""Agreement figures (hand-computed) and ``bolt agree``, including the careful judgments of the sample."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bolt.cli import main
+from bolt.topics import Facet, Topic
+from evaluation.agreement import binary_agreement, judgment_agreement
+from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
+
+REPO = Path(__file__).resolve().parents[1]
+CAREFUL = REPO / "tests" / "data" / "careful" / "sample.judgments.jsonl"
+
+
+def test_binary_agreement_by_hand():
+    ref = [True, True, False, False, False, True]
+    cand = [True, False, True, False, False, True]
+    a = binary_agreement(ref, cand)
+    # tp 2, fn 1, fp 1, tn 2: accuracy 4/6; p_o 2/3, p_e = (3*3 + 3*3)/36 = 1/2, kappa (2/3-1/2)/(1/2) = 1/3
+    assert (a.n, a.both_yes, a.reference_yes, a.candidate_yes) == (6, 2, 3, 3)
+    assert a.accuracy == pytest.approx(4 / 6) and a.kappa == pytest.approx(1 / 3)
+    assert a.precision == pytest.approx(2 / 3) and a.recall == pytest.approx(2 / 3)
+    assert binary_agreement([False] * 3, [False] * 3).kappa == 1.0
+    assert binary_agreement([True] * 2, [False] * 2).kappa == 0.0
+    with pytest.raises(ValueError):
+        binary_agreement([True], [])
+
+
+def _j(run, bullet, facets, supports=True, topic="1"):
+    return Judgment(topic, run, bullet, "x", tuple(facets), 10, 10 if facets else 0,
+                    (JudgedSource("t1", bullet * 10, "p1", supports),))
+
+
+TOPICS = [Topic("1", "q", facets=(Facet("1", "vital", "a"), Facet("2", "vital", "b")))]
+
+
+def test_judgment_agreement_by_hand():
+    person = [_j("A", 1, ["1"]), _j("A", 2, ["2"]), _j("B", 1, []), _j("B", 2, ["1"], supports=False)]
+    machine = [_j("A", 1, ["1"]), _j("A", 2, []), _j("B", 1, ["2"]), _j("B", 2, ["1"])]
+    out = judgment_agreement(person, machine, TOPICS)
+    assert out["bullets_in_both"] == 4
+    # relevance: person T,T,F,T vs machine T,F,T,T -> 2 of 4 agree
+    assert out["relevance"]["accuracy"] == 0.5 and out["relevance"]["both_yes"] == 2
+    # facets (bullet x 2 facets): person yes on A1f1, A2f2, B2f1; machine on A1f1, B1f2, B2f1 -> 6 of 8 agree
+    assert out["facets"]["n"] == 8 and out["facets"]["accuracy"] == 0.75
+    assert out["facets"]["precision"] == pytest.approx(2 / 3, abs=1e-4)
+    assert out["facets"]["recall"] == pytest.approx(2 / 3, abs=1e-4)
+    assert out["support"]["accuracy"] == 0.75
+    # R_n: person A covers {1,2} = 1.0; person B's facet-1 bullet has no supporting source, so B
+    # covers nothing = 0.0 (SPEC: a facet counts only with a supporting citation); machine A {1} = 0.5,
+    # machine B {1,2} = 1.0
+    assert out["runs"]["A"]["R_n"] == {"first": 1.0, "second": 0.5, "difference": -0.5}
+    assert out["runs"]["B"]["R_n"] == {"first": 0.0, "second": 1.0, "difference": 1.0}
+    assert out["kendall_tau"]["R_n"] == -1.0  # the two files rank A and B in opposite orders
+
+
+def test_bolt_agree_cli_json_and_errors(tmp_path, capsys):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    write_judgments([_j("A", 1, ["1"]), _j("A", 2, [])], a)
+    write_judgments([_j("A", 1, ["1"]), _j("A", 2, ["2"])], b)
+    assert main(["agree", str(a), str(b), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["relevance"]["accuracy"] == 0.5 and "runs" not in doc
+    assert main(["agree", str(a)]) == 2
+    assert "two judgment files" in capsys.readouterr().err
+
+
+def test_pairs_mode_decides_each_pair(tmp_path, capsys):
+    p = tmp_path / "pairs.tsv"
+    p.write_text("key\ttopic\tlabel\tparagraph\tstatement\n"
+                 "k1\t1_1\t1\tThe transfer fee was 12 million dollars, the club said.\tThe fee is 12 million dollars.\n"
+                 "k2\t1_1\t0\tI love this club and its fans.\tThe fee is 12 million dollars.\n"
+                 "k3\t2_1\t0\tthe garden is green\tThe museum opens at nine.\n", encoding="utf-8")
+    assert main(["agree", "--pairs", str(p), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["pairs"] == 3 and doc["assessor"]["accuracy"] == 1.0 and "in-sample" in doc["note"]
+
+
+@pytest.mark.slow
+def test_careful_sample_judgments_agree_with_bolt_assess(tmp_path, capsys):
+    """The issue's acceptance check: R_n per system by ``bolt assess`` within 0.1 of the careful reading."""
+    careful = read_judgments(CAREFUL)
+    assert len(careful) == 278 and {j.run for j in careful} == {"main", "lead", "bm25-sentences"}
+    assert all(j.assessor == "careful:assessor-engineer" for j in careful)
+    work = tmp_path / "demo"
+    assert main(["demo", "--workdir", str(work), "--quiet"]) == 0
+    capsys.readouterr()
+    from bolt.submission import read_run
+
+    read = {(j.topic, j.run, j.bullet): j.extra["text"] for j in careful}
+    made = {(n, r.run_id, b.position): b.text for r in map(read_run, sorted((work / "runs").glob("*.xml")))
+            for n, res in r.results.items() for b in res.bullets}
+    changed = sorted(k for k in made if read.get(k) != made[k])
+    if changed:  # the baseline changed: the careful reading covers other bullets
+        pytest.skip(f"{len(changed)} of {len(made)} demo bullets differ from the careful reading "
+                    f"(first: {changed[0]}); re-read them and rewrite {CAREFUL.name} (docs/assessor.md)")
+    assert main(["agree", str(CAREFUL), str(work / "judgments.jsonl"), "--topics",
+                 str(REPO / "topics" / "sample.xml"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["bullets_in_both"] == 278 and doc["only_in_first"] == 0
+    for run, scores in doc["runs"].items():
+        assert abs(scores["R_n"]["difference"]) <= 0.1, (run, scores["R_n"])
+    assert doc["facets"]["kappa"] >= 0.7

@@ -1,0 +1,117 @@
+"""The "statement" decision: its features (hand-computed), the shipped model, and the dev-pair harness.
+
+The held-out figures on the real development labels come from ``scripts/bench.py score --part
+assess-calibration``; the test here only checks that the harness runs on them (skipped when
+``../shared`` is absent) and that every rule is fitted on training topics only.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from evaluation.matching import pairlabels as pl
+from evaluation.matching.statement import FEATURES, Idf, Reference, StatementModel, features, load_model
+from indexing.errors import ToolkitError
+
+REF = "Bain Capital bought Ampad in 1992."
+CAND = "Ampad was bought by Bain."
+DEV_PAIRS = Path(__file__).resolve().parents[1].parent / "shared" / "ikat-dev" / "pairs.tsv"
+
+
+def test_idf_is_smoothed_over_the_pool():
+    idf = Idf([REF, CAND, "Bain Capital is a firm."])
+    assert idf.n == 3
+    assert idf("bain") == pytest.approx(1.0)  # in all three texts: ln(4/4) + 1
+    assert idf("1992") == pytest.approx(math.log(2) + 1)  # in one: ln(4/2) + 1
+    assert idf("never-seen") == pytest.approx(math.log(4) + 1)
+
+
+def test_features_by_hand():
+    # ref terms {bain, capit, bought, ampad, 1992}; df bain 3, capit/bought/ampad 2, 1992 1 (N = 3)
+    idf = Idf([REF, CAND, "Bain Capital is a firm."])
+    ref = Reference.of(REF, idf)
+    f = features(ref, CAND, [CAND], cosine=0.5, sentence_cosine=0.7)
+    assert f["coverage"] == pytest.approx(3 / 5)
+    w2 = math.log(4 / 3) + 1
+    total = 1 + 3 * w2 + math.log(2) + 1
+    assert f["idf_coverage"] == pytest.approx((1 + 2 * w2) / total)
+    assert f["sentence_idf_coverage"] == pytest.approx(f["idf_coverage"])
+    # the rarer half: 1992, then the df-2 terms alphabetically (ampad, bought); the candidate has 2 of 3
+    assert ref.distinct == frozenset({"1992", "ampad", "bought"})
+    assert f["distinct_coverage"] == pytest.approx(2 / 3)
+    assert (f["number_coverage"], f["has_numbers"]) == (0.0, 1.0)
+    assert (f["cosine"], f["sentence_cosine"]) == (0.5, 0.7)
+    assert set(f) == set(FEATURES)
+
+
+def test_arabic_indic_digits_count_as_numbers():
+    idf = Idf(["costs 25 dollars"])
+    f = features(Reference.of("The visa costs 25 dollars.", idf), "الفيزا ب ٢٥ دولار", ["الفيزا ب ٢٥ دولار"])
+    assert f["number_coverage"] == 1.0
+
+
+def test_model_probability_is_the_logistic_of_the_linear_score():
+    m = StatementModel("t", ("coverage", "cosine"), (2.0, -1.0), 0.5, 0.4, {})
+    z = 0.5 + 2.0 * 0.25 - 1.0 * 0.5
+    assert m.probability({"coverage": 0.25, "cosine": 0.5}) == pytest.approx(1 / (1 + math.exp(-z)))
+    assert StatementModel.from_dict(m.to_dict()) == m
+    with pytest.raises(ValueError, match="unknown features"):
+        StatementModel.from_dict(dict(m.to_dict(), features=["colour", "cosine"]))
+
+
+def test_the_shipped_model_loads_and_separates_a_statement_from_a_subject_match():
+    m = load_model()
+    assert set(m.features) <= set(FEATURES) and 0 < m.threshold < 1
+    assert m.fit_notes["pairs"] == 386  # fitted on the development pairs, nothing else
+    pool = ["The board sold Fathy for 12 million dollars.", "Fathy is a striker.", "The fee for Fathy was 12 million dollars.",
+            "I love this club.", "Fathy scored again.", "The board of the club met."]
+    idf = Idf(pool)
+    ref = Reference.of("The fee is 12 million dollars.", idf)
+    states = features(ref, pool[2], [pool[2]])
+    subject = features(ref, pool[1], [pool[1]])
+    assert m.probability(states) >= m.threshold > m.probability(subject)
+
+
+def write_pairs(path: Path, rows) -> Path:
+    path.write_text("key\ttopic\tlabel\tparagraph\tstatement\n"
+                    + "".join("\t".join(map(str, r)) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_pair_file_errors_name_the_line(tmp_path):
+    bad = write_pairs(tmp_path / "p.tsv", [("k1", "1_1", 1, "a text", "a statement"), ("k2", "1_1", "yes", "t", "s")])
+    with pytest.raises(ToolkitError) as e:
+        pl.read_pairs(bad)
+    assert e.value.line == 3 and "label 0 or 1" in str(e.value)
+    (tmp_path / "h.tsv").write_text("a\tb\n", encoding="utf-8")
+    with pytest.raises(ToolkitError, match="header"):
+        pl.read_pairs(tmp_path / "h.tsv")
+
+
+def test_folds_leave_one_topic_out_and_tuned_overlap_uses_training_topics_only():
+    groups = ["1", "1", "2", "2", "3"]
+    assert [(g, te) for g, _, te in pl.folds(groups)] == [("1", [0, 1]), ("2", [2, 3]), ("3", [4])]
+    # Topics 1-2 are separated by any threshold in (0.2, 0.8]; ties go to the highest grid value, 0.8.
+    # Topic 3's only pair (coverage 0.85, labelled no) is held out, so the rule gets it wrong.
+    feats = [{"coverage": c} for c in (0.9, 0.1, 0.8, 0.2, 0.85)]
+    data = pl.PairData([pl.PairLabel(str(i), f"{g}_1", y, "p", "s") for i, (g, y) in
+                        enumerate(zip(groups, (True, False, True, False, False)))], feats, [True] * 5)
+    assert pl.rule_tuned_overlap(data, [0, 1, 2, 3], [4]) == [True]  # threshold from topics 1-2: wrong on 3
+    res = pl.loto(data, {"old": pl.rule_old_defaults})
+    assert res["old"]["pooled"]["accuracy"] == pytest.approx(2 / 5)
+
+
+@pytest.mark.slow
+def test_development_pairs_harness_runs_held_out(tmp_path):
+    if not DEV_PAIRS.is_file():
+        pytest.skip(f"development labels not present at {DEV_PAIRS}")
+    pairs = pl.read_pairs(DEV_PAIRS)
+    assert len(pairs) == 386 and len({p.group for p in pairs}) == 6
+    data = pl.prepare(pairs, None)  # lexical features only: fast, and what the shipped model reads
+    res = pl.loto(data, {"tuned_overlap": pl.rule_tuned_overlap,
+                         "statement": pl.rule_statement(feature_sets=(load_model().features,))})
+    assert res["statement"]["pooled"]["n"] == 386
+    # the learned rule must not lose to word overlap on unseen topics (bench.py gives the figures)
+    assert res["statement"]["pooled"]["kappa"] >= res["tuned_overlap"]["pooled"]["kappa"]
