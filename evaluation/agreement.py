@@ -99,7 +99,8 @@ def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
     """
     from types import SimpleNamespace
 
-    from evaluation.scoring import build_stats, choose_metrics, report
+    from evaluation.judgments import JudgmentSet
+    from evaluation.scoring import score
 
     shape: dict[str, dict[str, int]] = {}
     for topic, run, bullet in keys:
@@ -109,9 +110,8 @@ def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
                                                                          for _ in range(n)])
                                                for t, n in by_topic.items()})
             for r, by_topic in sorted(shape.items())]
-    metrics = [m for m in choose_metrics() if m.NAME in AGREEMENT_METRICS]
-    table = build_stats(topics, runs, [list(judgments)])
-    rep = report(topics, table, metrics, {})
+    given = JudgmentSet(path="<judgments>", header=None, judgments=tuple(judgments), sha256=None)
+    rep = score(runs, topics, [given])
     return {r: {m: rep.means[r][m] for m in AGREEMENT_METRICS} for r in rep.means}
 
 

@@ -36,6 +36,7 @@ from evaluation.matching.semantic import EmbeddingTable
 from evaluation.matching.text import count_chars, count_words, script_lang, sentences
 from indexing.errors import ToolkitError
 from indexing.lang import lang_of
+from indexing.textfacts import CITATION_WORDS_BEFORE
 
 if TYPE_CHECKING:  # pragma: no cover
     from bolt.submission import Run
@@ -69,7 +70,7 @@ class AssessorConfig:
     """cosine of bullet and cited passage needed for semantic support (stricter: same claim, not same story)"""
     semantic: bool = True
     """use the embedding model at all (False: anchoring and lexical matching only)"""
-    anchor_words: int = 3
+    anchor_words: int = CITATION_WORDS_BEFORE
     """how many words before a nugget's span a citation may point (SPEC §2: three)"""
     model: str | None = None
     """sentence-transformers model name or path (None: bolt.embedding's default)"""

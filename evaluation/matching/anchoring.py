@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from indexing.textfacts import CITATION_WORDS_BEFORE, within_citation_reach
+
 
 class NuggetSpan(NamedTuple):
     """Where a facet's nugget sits: ``nugget`` is its 0-based index among the facet's nuggets."""
@@ -48,7 +50,7 @@ def locate(thread, facet_id: str, index: int, nugget) -> NuggetSpan | None:
     return NuggetSpan(facet_id, index, thread.id, start, end, post.id if post else None, located)
 
 
-def anchors(thread, offset: int, spans: list[NuggetSpan], max_words: int = 3) -> list[Anchor]:
+def anchors(thread, offset: int, spans: list[NuggetSpan], max_words: int = CITATION_WORDS_BEFORE) -> list[Anchor]:
     """Every nugget span of ``thread`` that a citation at ``offset`` is anchored to."""
     if thread is None:
         return []
@@ -63,6 +65,6 @@ def anchors(thread, offset: int, spans: list[NuggetSpan], max_words: int = 3) ->
             out.append(Anchor(span, 0))
         elif offset < span.start:
             d = thread.word_distance(offset, span.start)
-            if d <= max_words:
+            if within_citation_reach(d, max_words):
                 out.append(Anchor(span, d))
     return out
