@@ -29,8 +29,9 @@ from typing import Any, Iterator, NamedTuple
 
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import Facet, Nugget, Topic, read_topics, write_topics
-from evaluation.convert.common import (NO_DOCUMENT, Problems, bullet, check_duplicate_texts, cited_documents,
-                                       iter_json_lines, iter_lines, one_topics_file, write_jsonl)
+from evaluation.convert.common import (NO_DOCUMENT, RULES_PREFIX, Problems, bullet, check_duplicate_texts,
+                                       cited_documents, format_aggregators, iter_json_lines, iter_lines,
+                                       one_topics_file, parse_aggregators, write_jsonl)
 from evaluation.convert import rag
 from evaluation.convert.rag import Report, parse_report
 from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
@@ -38,7 +39,6 @@ from indexing.lookup import count_words
 
 FORMAT = "argue"
 AGGREGATORS = ("OR", "AND")
-RULES_PREFIX = "argue-aggregators:"
 ASSESSOR = "argue"
 
 
@@ -72,20 +72,6 @@ class JudgedReport(NamedTuple):
 
 
 # --------------------------------------------------------------------------- aggregators in topic rules
-
-
-def format_aggregators(aggs: dict[str, str]) -> str | None:
-    """``argue-aggregators: 2=AND; 5=AND`` (OR, the default, is left out); None when all are OR."""
-    ands = [f"{k}=AND" for k, v in aggs.items() if v == "AND"]
-    return f"{RULES_PREFIX} {'; '.join(ands)}" if ands else None
-
-
-def parse_aggregators(rules: str | None) -> dict[str, str]:
-    """The facet ids a topic's rules mark AND (everything else is OR)."""
-    if not rules or RULES_PREFIX not in rules:
-        return {}
-    body = rules.split(RULES_PREFIX, 1)[1]
-    return {m.group(1): m.group(2) for m in re.finditer(r"([^\s;=]+)=(AND|OR)", body)}
 
 
 # --------------------------------------------------------------------------- readers

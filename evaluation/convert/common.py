@@ -166,3 +166,21 @@ def one_topics_file(fmt: str, topics: dict[str, str], judgments: dict[str, str],
 def cited_documents(b: Bullet) -> list[str]:
     """The documents a converted bullet cites (the NO-DOCUMENT placeholder left out)."""
     return [s.post for s in b.sources if s.post != NO_DOCUMENT]
+
+
+# ARGUE's AND/OR aggregators, kept in a topic's <rules> (read by the importer and the ARGUE metrics)
+RULES_PREFIX = "argue-aggregators:"
+
+
+def format_aggregators(aggs: dict[str, str]) -> str | None:
+    """``argue-aggregators: 2=AND; 5=AND`` (OR, the default, is left out); None when all are OR."""
+    ands = [f"{k}=AND" for k, v in aggs.items() if v == "AND"]
+    return f"{RULES_PREFIX} {'; '.join(ands)}" if ands else None
+
+
+def parse_aggregators(rules: str | None) -> dict[str, str]:
+    """The facet ids a topic's rules mark AND (everything else is OR)."""
+    if not rules or RULES_PREFIX not in rules:
+        return {}
+    body = rules.split(RULES_PREFIX, 1)[1]
+    return {m.group(1): m.group(2) for m in re.finditer(r"([^\s;=]+)=(AND|OR)", body)}

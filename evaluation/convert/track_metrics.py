@@ -271,8 +271,7 @@ ARGUE_METRICS: tuple[Metric, ...] = tuple(m(average=a) if a == "micro" else m fo
 def argue_counts(topics: Sequence[Any], judgments: Iterable[Any], runs: Sequence[str] | None = None
                  ) -> dict[str, dict[str, ArgueCounts]]:
     """``{run: {topic: ArgueCounts}}`` from our topics (answers, aggregators) and sentence judgments."""
-    from evaluation.convert.argue import parse_aggregators
-    from evaluation.convert.common import NO_DOCUMENT
+    from evaluation.convert.common import NO_DOCUMENT, parse_aggregators
 
     by: dict[tuple[str, str], list] = {}
     for j in judgments:
