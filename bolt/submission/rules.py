@@ -1,35 +1,17 @@
-"""The submission format's rule catalogue: every named check, its severity and summary (SPEC §4).
+"""The submission format's one rule catalogue: every named check, its severity and summary (SPEC §4).
 
-Every finding about a run is a :class:`bolt.problems.Problem` whose ``rule`` is a key of
-:data:`RULES`; docs/submissions.md lists them with what to do. Also the format itself as data
-(``ELEMENTS``, ``ATTRIBUTES``, ``PARENT``).
+Every finding about a run, from the parser (:mod:`bolt.submission.parse`), the record checks and
+the validator (:mod:`bolt.validate`: topic set, other runs, corpus), is a
+:class:`bolt.problems.Problem` whose ``rule`` is a key of :data:`RULES`, all declared here;
+docs/submissions.md lists them with what to do. Also the format itself as data (``ELEMENTS``,
+``ATTRIBUTES``, ``PARENT``).
 """
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
+from bolt.problems import ERROR, WARNING, Problem, Rule, RuleCatalogue
 
-from bolt.problems import ERROR, WARNING, Problem
-
-class Rule(NamedTuple):
-    """A named check: its severity and what a person should do when it fires."""
-
-    name: str
-    severity: str
-    summary: str
-
-
-RULES: dict[str, Rule] = {}
-
-
-def register_rule(name: str, severity: str, summary: str) -> str:
-    """Add a rule to the catalogue (refusing duplicates) and return its name."""
-    if name in RULES:
-        raise ValueError(f"rule {name!r} is already registered")
-    if severity not in (ERROR, WARNING):
-        raise ValueError(f"severity must be {ERROR!r} or {WARNING!r}, not {severity!r}")
-    RULES[name] = Rule(name, severity, summary)
-    return name
+RULES = RuleCatalogue("submissions")
+register_rule = RULES.register
 
 
 # File and encoding level
@@ -66,6 +48,19 @@ SOURCE_BAD_OFFSET = register_rule("source-bad-offset", ERROR, "an offset that is
 NEGATIVE_OFFSET = register_rule("negative-offset", ERROR, "an offset below 0")
 SOURCE_HAS_CONTENT = register_rule("source-has-content", ERROR, "text or elements inside <source>")
 DUPLICATE_SOURCE = register_rule("duplicate-source", WARNING, "the same citation twice in one bullet")
+# Checks of bolt.validate that need the topic set, the other runs, or the corpus
+UNKNOWN_TOPIC = register_rule("unknown-topic", ERROR, "a result for a topic not in the topic file")
+MISSING_RESULT = register_rule("missing-result", WARNING, "a topic of the topic file with no result")
+DUPLICATE_RUN_ID = register_rule("duplicate-run-id", ERROR, "two runs validated together share a run id")
+BAD_THREAD_ID = register_rule("bad-thread-id", WARNING,
+                              "a thread id in neither LDC style (checked only without a corpus)")
+UNKNOWN_THREAD = register_rule("unknown-thread", ERROR, "a cited thread that is not in the corpus")
+OFFSET_OUTSIDE_THREAD = register_rule("offset-outside-thread", ERROR, "an offset past the thread's end")
+OFFSET_OUTSIDE_POST = register_rule("offset-outside-post", ERROR, "an offset outside every <post>")
+TEXT_NOT_NEAR_OFFSET = register_rule("text-not-near-offset", WARNING,
+                                     "no offset of the bullet is within three words of its text")
+CORPUS_RULES = (UNKNOWN_THREAD, OFFSET_OUTSIDE_THREAD, OFFSET_OUTSIDE_POST, TEXT_NOT_NEAR_OFFSET)
+TOPIC_RULES = (UNKNOWN_TOPIC, MISSING_RESULT)
 
 # The format, as data.
 ELEMENTS = ("results", "result", "response", "bullet", "source")
@@ -80,13 +75,8 @@ PARENT = {"result": "<results> or the top level", "response": "<result>", "bulle
           "source": "<bullet>", "results": "the top level"}
 
 
-_LINE_BREAKS = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
-
 
 def _problem(rule: str, file: str, line: int | None, message: str, topic: str | None = None,
              bullet: int | None = None) -> Problem:
     """A finding of a registered rule; the message is kept to one line (it quotes user input)."""
-    one_line = _LINE_BREAKS.sub(" ", message).strip()
-    if topic is not None:
-        topic = _LINE_BREAKS.sub(" ", topic)
-    return Problem(RULES[rule].severity, file, line, rule, one_line, topic, bullet)
+    return RULES.problem(rule, file, line, message, topic, bullet)

@@ -9,8 +9,9 @@ written back, so a round trip through this package loses nothing. See ``docs/jud
 
 Split by job, every name re-exported here: :mod:`~evaluation.judgments.records` (``Judgment``,
 ``JudgedSource``, ``JudgmentSet``), :mod:`~evaluation.judgments.read` (the one line parser
-``parse_judgment`` and the readers), :mod:`~evaluation.judgments.write`, and
-:mod:`~evaluation.judgments.holistic` (the AQUAINT pilot's holistic scores).
+``parse_judgment`` and the readers), :mod:`~evaluation.judgments.write`,
+:mod:`~evaluation.judgments.holistic` (the AQUAINT pilot's holistic scores) and
+:mod:`~evaluation.judgments.rules` (the one rule catalogue of both files, ``RULES``).
 """
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from evaluation.judgments.read import (file_sha256, gc_paused, iter_judgments, i
                                        parse_judgment, read_header, read_judgments)
 from evaluation.judgments.write import dumps_judgment, write_judgments
 from evaluation.judgments.holistic import HOLISTIC_COLUMNS, HolisticJudgment, read_holistic
+from evaluation.judgments.rules import RULES
 
 __all__ = ["META_KEY", "REQUIRED_KEYS", "SOURCE_REQUIRED_KEYS", "SOURCE_KNOWN_KEYS", "JudgedSource", "Judgment",
            "JudgmentSet", "parse_judgment", "iter_judgments", "read_judgments", "read_header", "load_judgments",
            "file_sha256", "gc_paused", "iter_lines", "dumps_judgment", "write_judgments", "HOLISTIC_COLUMNS",
-           "HolisticJudgment", "read_holistic"]
+           "HolisticJudgment", "read_holistic", "RULES"]

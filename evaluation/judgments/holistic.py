@@ -9,6 +9,8 @@ from pathlib import Path
 from bolt.problems import ERROR, Problem, ProblemsError
 from evaluation.judgments.read import iter_lines
 from evaluation.judgments.records import META_KEY
+from evaluation.judgments.rules import (HOLISTIC_DUPLICATE, HOLISTIC_FORMAT, HOLISTIC_HEADER, HOLISTIC_JSON,
+                                        HOLISTIC_RANGE)
 from evaluation.metrics.holistic import holistic_score
 
 HOLISTIC_COLUMNS = ("topic", "run", "assessor", "content", "organization")
@@ -50,7 +52,7 @@ def read_holistic(path: str | os.PathLike) -> list[HolisticJudgment]:
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as exc:
-                problems.append(Problem(ERROR, name, lineno, "holistic-json", f"not valid JSON ({exc.msg})"))
+                problems.append(Problem(ERROR, name, lineno, HOLISTIC_JSON, f"not valid JSON ({exc.msg})"))
                 continue
             if isinstance(obj, dict) and META_KEY in obj:
                 continue
@@ -59,7 +61,7 @@ def read_holistic(path: str | os.PathLike) -> list[HolisticJudgment]:
             cells = [c.strip() for c in text.rstrip("\r\n").split("\t")]
             if columns is None:
                 if [c.lower() for c in cells] != list(HOLISTIC_COLUMNS):
-                    problems.append(Problem(ERROR, name, lineno, "holistic-header",
+                    problems.append(Problem(ERROR, name, lineno, HOLISTIC_HEADER,
                                             f"the first line must be the header {chr(9).join(HOLISTIC_COLUMNS)!r} "
                                             "(tab-separated)"))
                     break
@@ -68,22 +70,22 @@ def read_holistic(path: str | os.PathLike) -> list[HolisticJudgment]:
             row = dict(zip(columns, cells)) if len(cells) == len(columns) else {}
         missing = [c for c in HOLISTIC_COLUMNS if c not in row]
         if missing:
-            problems.append(Problem(ERROR, name, lineno, "holistic-format",
+            problems.append(Problem(ERROR, name, lineno, HOLISTIC_FORMAT,
                                     f"needs {', '.join(HOLISTIC_COLUMNS)}; missing {', '.join(missing)}"))
             continue
         try:
             content, organization = float(row["content"]), float(row["organization"])
         except (TypeError, ValueError):
-            problems.append(Problem(ERROR, name, lineno, "holistic-format",
+            problems.append(Problem(ERROR, name, lineno, HOLISTIC_FORMAT,
                                     "content and organization must be numbers from 0 to 10"))
             continue
         if not (0 <= content <= 10 and 0 <= organization <= 10):
-            problems.append(Problem(ERROR, name, lineno, "holistic-range",
+            problems.append(Problem(ERROR, name, lineno, HOLISTIC_RANGE,
                                     f"content {content:g} and organization {organization:g} must lie in 0..10"))
             continue
         key = (str(row["topic"]), str(row["run"]), str(row["assessor"]))
         if key in seen:
-            problems.append(Problem(ERROR, name, lineno, "holistic-duplicate",
+            problems.append(Problem(ERROR, name, lineno, HOLISTIC_DUPLICATE,
                                     f"assessor {key[2]} scored run {key[1]} on topic {key[0]} again "
                                     f"(first at line {seen[key]}); keep one line"))
             continue

@@ -19,6 +19,8 @@ from typing import Any, Iterator
 from bolt.problems import ERROR, Problem, ProblemsError
 from evaluation.judgments.records import (META_KEY, REQUIRED_KEYS, SOURCE_KNOWN_KEYS, SOURCE_REQUIRED_KEYS,
                                           JudgedSource, Judgment, JudgmentSet)
+from evaluation.judgments.rules import (JUDGMENT_DUPLICATE, JUDGMENT_FORMAT, JUDGMENT_JSON, JUDGMENT_META,
+                                        JUDGMENT_MISSING_KEY)
 from indexing.errors import ToolkitError
 
 try:  # orjson decodes a line ~2.5x faster than json; json stays the reference (see _read_line)
@@ -59,7 +61,7 @@ def gc_paused() -> Iterator[None]:
 
 
 class _LineError(Exception):
-    def __init__(self, message: str, rule: str = "judgment-format") -> None:
+    def __init__(self, message: str, rule: str = JUDGMENT_FORMAT) -> None:
         super().__init__(message)
         self.rule = rule
 
@@ -128,7 +130,7 @@ def _parse(obj: Any, line: int) -> tuple[Judgment, bool]:
     except KeyError:
         missing = [k for k in REQUIRED_KEYS if k not in obj]
         raise _LineError(f"missing required key{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
-                         f"each line needs {', '.join(REQUIRED_KEYS)}", "judgment-missing-key") from None
+                         f"each line needs {', '.join(REQUIRED_KEYS)}", JUDGMENT_MISSING_KEY) from None
     if not (type(topic) is str and topic):
         if not isinstance(topic, str) or not topic:
             hint = f"; quote it: \"{topic}\"" if isinstance(topic, (int, float)) else ""
@@ -244,7 +246,7 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
         except json.JSONDecodeError as exc:
             if not text.strip():  # blank lines are skipped (checked only here: they never decode)
                 continue
-            problems.append(Problem(ERROR, name, lineno, "judgment-json",
+            problems.append(Problem(ERROR, name, lineno, JUDGMENT_JSON,
                                     f"not valid JSON ({exc.msg} at column {exc.colno}); "
                                     "each line must hold one complete JSON object"))
         else:
@@ -255,7 +257,7 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
                     seen[key] = lineno
                     out.append(j)
                 else:
-                    problems.append(Problem(ERROR, name, lineno, "judgment-duplicate",
+                    problems.append(Problem(ERROR, name, lineno, JUDGMENT_DUPLICATE,
                                             f"run {j.run} bullet {j.bullet} of topic {j.topic} is judged again "
                                             f"(first at line {first}); keep one line per bullet", j.topic, j.bullet))
             elif error is not None:
@@ -265,7 +267,7 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
                                         topic if isinstance(topic, str) else None,
                                         bullet if _is_int(bullet) else None))
             elif out or header is not None or not isinstance(obj[META_KEY], dict):
-                problems.append(Problem(ERROR, name, lineno, "judgment-meta",
+                problems.append(Problem(ERROR, name, lineno, JUDGMENT_META,
                                         "a {\"_meta\": {...}} header may appear only once, as the first line"))
             else:
                 header = obj[META_KEY]
