@@ -13,6 +13,7 @@ Every finding is a :class:`bolt.problems.Problem` whose ``rule`` is one of :data
 """
 from __future__ import annotations
 
+from bolt.problems import ERROR, WARNING, Problem, ProblemsError  # noqa: F401  (importable here before the split)
 from bolt.submission.records import BAD_XML_CHARS, Bullet, Result, Run, Source, collapse
 from bolt.submission.rules import (
     ATTRIBUTES, BAD_ENCODING_DECLARATION, BAD_RUN_ID, BULLET_WITHOUT_SOURCE, DOCTYPE_REFUSED, DUPLICATE_BULLET,

@@ -8,11 +8,10 @@ docs/submissions.md lists them with what to do. Also the format itself as data (
 """
 from __future__ import annotations
 
-from bolt.problems import ERROR, WARNING, Problem, Rule, RuleCatalogue
+from bolt.problems import ERROR, WARNING, Problem, Rule, RuleCatalogue  # noqa: F401  (Rule re-exported)
 
 RULES = RuleCatalogue("submissions")
 register_rule = RULES.register
-
 
 # File and encoding level
 FILE_UNREADABLE = register_rule("file-unreadable", ERROR, "the file cannot be opened or read")
@@ -73,7 +72,6 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
 }
 PARENT = {"result": "<results> or the top level", "response": "<result>", "bullet": "<response>",
           "source": "<bullet>", "results": "the top level"}
-
 
 
 def _problem(rule: str, file: str, line: int | None, message: str, topic: str | None = None,

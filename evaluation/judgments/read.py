@@ -84,7 +84,6 @@ def _facet_ids(value: Any, where: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-
 def _clean_ids(value: Any) -> bool:
     """A list of non-empty facet id strings without surrounding white space (the written form)."""
     if type(value) is not list:
