@@ -73,3 +73,28 @@ def test_every_topic_rule_is_documented():
     text = (DOCS / "topics.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`", text))
     assert set(TOPIC_RULES) <= documented, set(TOPIC_RULES) - documented
+
+
+# Every name bolt/submission.py and evaluation/judgments.py defined before they became packages
+# (issue 15); other modules and branches import them from the package.
+SUBMISSION_NAMES = """Source Bullet Result Run Rule RULES register_rule FILE_UNREADABLE EMPTY_FILE INVALID_UTF8
+BAD_ENCODING_DECLARATION DOCTYPE_REFUSED ENTITY_REFUSED NOT_WELL_FORMED TOO_LARGE UNKNOWN_ELEMENT UNKNOWN_ATTRIBUTE
+MISPLACED_ELEMENT MIXED_ROOTS BAD_RUN_ID TEXT_OUTSIDE_BULLET NO_RESULTS MISSING_TOPIC_NUMBER DUPLICATE_RESULT
+MISSING_RESPONSE MULTIPLE_RESPONSES EMPTY_RESPONSE EMPTY_BULLET_TEXT BULLET_WITHOUT_SOURCE DUPLICATE_BULLET
+SOURCE_MISSING_POST SOURCE_MISSING_OFFSET SOURCE_BAD_OFFSET NEGATIVE_OFFSET SOURCE_HAS_CONTENT DUPLICATE_SOURCE
+ELEMENTS ATTRIBUTES PARENT MAX_BULLETS_PER_RESULT MAX_ELEMENTS_PER_RESULT MAX_BULLET_CHARS MAX_OFFSET_DIGITS
+MAX_RUN_ID_CHARS CHUNK_BYTES collapse _problem check_result run_id_from_path SubmissionReader iter_results read_run
+clean_text write_run ERROR WARNING Problem ProblemsError""".split()
+JUDGMENT_NAMES = """META_KEY REQUIRED_KEYS SOURCE_REQUIRED_KEYS JudgedSource Judgment JudgmentSet gc_paused
+parse_judgment iter_judgments read_judgments read_header load_judgments file_sha256 dumps_judgment write_judgments
+HOLISTIC_COLUMNS HolisticJudgment read_holistic ERROR Problem ProblemsError""".split()
+
+
+def test_the_packages_keep_every_former_name():
+    import bolt.submission
+    import evaluation.judgments
+
+    assert [n for n in SUBMISSION_NAMES if not hasattr(bolt.submission, n)] == []
+    assert [n for n in JUDGMENT_NAMES if not hasattr(evaluation.judgments, n)] == []
+    assert set(bolt.submission.__all__) <= set(dir(bolt.submission))
+    assert set(evaluation.judgments.__all__) <= set(dir(evaluation.judgments))
