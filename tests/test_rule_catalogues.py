@@ -98,3 +98,9 @@ def test_the_packages_keep_every_former_name():
     assert [n for n in JUDGMENT_NAMES if not hasattr(evaluation.judgments, n)] == []
     assert set(bolt.submission.__all__) <= set(dir(bolt.submission))
     assert set(evaluation.judgments.__all__) <= set(dir(evaluation.judgments))
+
+
+def test_every_judgments_rule_is_documented():
+    text = (DOCS / "judgments.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"`([a-z0-9]+(?:-[a-z0-9]+)+)`", text))
+    assert set(JUDGMENT_RULES) <= documented, set(JUDGMENT_RULES) - documented
