@@ -72,7 +72,7 @@ def test_gzip_and_stem(tmp_path):
 
 @pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64, 1 << 20])
 def test_chunk_boundaries_do_not_change_anything(tmp_path, monkeypatch, chunk):
-    monkeypatch.setattr(submission.parse, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(submission.stream, "CHUNK_BYTES", chunk)
     good = read_run(_write(tmp_path, GUIDELINE_STYLE))
     assert [b.text for r in good for b in r.bullets][1] == "中国派出了救援队。"
     assert good.results["1.002"].bullets[0].line == 12

@@ -6,6 +6,7 @@ public way in:
 - :mod:`~bolt.submission.records`: ``Run``, ``Result``, ``Bullet``, ``Source`` and the bullet text rule;
 - :mod:`~bolt.submission.rules`: the format's one rule catalogue (``RULES``) and the format as data;
 - :mod:`~bolt.submission.checks`: checks that need only the records (``check_result``);
+- :mod:`~bolt.submission.stream`: the byte stream checked before the XML parser sees it (UTF-8, no DTD);
 - :mod:`~bolt.submission.parse`: the streaming parser (``SubmissionReader``, ``iter_results``, ``read_run``);
 - :mod:`~bolt.submission.write`: the writer (``write_run``, ``clean_text``).
 
@@ -25,7 +26,8 @@ from bolt.submission.rules import (
     UNKNOWN_TOPIC, MISSING_RESULT, DUPLICATE_RUN_ID, BAD_THREAD_ID, UNKNOWN_THREAD, OFFSET_OUTSIDE_THREAD,
     OFFSET_OUTSIDE_POST, TEXT_NOT_NEAR_OFFSET, CORPUS_RULES, TOPIC_RULES)
 from bolt.submission.checks import MAX_RUN_ID_CHARS, check_result, usable_run_id, usable_thread_id
-from bolt.submission.parse import (CHUNK_BYTES, MAX_BULLET_CHARS, MAX_BULLETS_PER_RESULT, MAX_ELEMENTS_PER_RESULT,
+from bolt.submission.stream import CHUNK_BYTES, StreamFault, checked_chunks, wrapped_chunks
+from bolt.submission.parse import (MAX_BULLET_CHARS, MAX_BULLETS_PER_RESULT, MAX_ELEMENTS_PER_RESULT,
                                    MAX_OFFSET_DIGITS, SubmissionReader, iter_results, read_run, run_id_from_path)
 from bolt.submission.write import clean_text, write_run
 
@@ -49,6 +51,8 @@ __all__ = [
     # parse
     "SubmissionReader", "iter_results", "read_run", "run_id_from_path", "CHUNK_BYTES", "MAX_BULLETS_PER_RESULT",
     "MAX_ELEMENTS_PER_RESULT", "MAX_BULLET_CHARS", "MAX_OFFSET_DIGITS",
+    # stream
+    "StreamFault", "checked_chunks", "wrapped_chunks",
     # write
     "write_run", "clean_text",
 ]

@@ -5,17 +5,15 @@ or inside a ``<results run=...>`` root. Each result has one ``<response>`` of ``
 elements; a bullet's text is its text content without its ``<source post=... offset=.../>``
 elements, whitespace collapsed.
 
-The parser streams: it reads bytes in chunks, checks them as strict UTF-8 (reporting the byte
-position of the first bad byte), refuses any ``<!DOCTYPE``/``<!ENTITY`` before the chunk holding
-it reaches the XML parser (so no external entity is fetched and no entity is expanded), feeds
-lxml's pull parser with ``resolve_entities=False, no_network=True, load_dtd=False``, and frees
-every ``<result>`` once it is read. A multi-gigabyte run needs memory for one result at a time.
+The parser streams: it reads bytes in chunks checked by :mod:`bolt.submission.stream` (strict
+UTF-8, no ``<!DOCTYPE``/``<!ENTITY`` reaches the XML parser, so no external entity is fetched
+and no entity is expanded), feeds lxml's pull parser with ``resolve_entities=False,
+no_network=True, load_dtd=False``, and frees every ``<result>`` once it is read. A multi-gigabyte run needs memory for one result at a time.
 Line numbers are the lines of the user's file: the synthetic root that lets a root-less file
 parse is inserted without a newline.
 """
 from __future__ import annotations
 
-import codecs
 import gzip
 import os
 import re
@@ -25,28 +23,23 @@ from typing import IO, Iterator
 from bolt.problems import ERROR, Problem, ProblemsError
 from bolt.submission.checks import check_result, usable_run_id
 from bolt.submission.records import Bullet, Result, Run, Source, collapse
-from bolt.submission.rules import (ATTRIBUTES, BAD_ENCODING_DECLARATION, BULLET_WITHOUT_SOURCE, DOCTYPE_REFUSED,
-                                   DUPLICATE_RESULT, ELEMENTS, EMPTY_FILE, EMPTY_RESPONSE, ENTITY_REFUSED,
-                                   FILE_UNREADABLE, INVALID_UTF8, MISPLACED_ELEMENT, MISSING_RESPONSE,
-                                   MISSING_TOPIC_NUMBER, MIXED_ROOTS, MULTIPLE_RESPONSES, NO_RESULTS,
-                                   NOT_WELL_FORMED, PARENT, SOURCE_BAD_OFFSET, SOURCE_HAS_CONTENT,
+from bolt.submission.rules import (ATTRIBUTES, BAD_RUN_ID, BULLET_WITHOUT_SOURCE, DUPLICATE_RESULT, ELEMENTS,
+                                   EMPTY_RESPONSE, ENTITY_REFUSED, FILE_UNREADABLE, MISPLACED_ELEMENT,
+                                   MISSING_RESPONSE, MISSING_TOPIC_NUMBER, MIXED_ROOTS, MULTIPLE_RESPONSES,
+                                   NOT_WELL_FORMED, NO_RESULTS, PARENT, SOURCE_BAD_OFFSET, SOURCE_HAS_CONTENT,
                                    SOURCE_MISSING_OFFSET, SOURCE_MISSING_POST, TEXT_OUTSIDE_BULLET, TOO_LARGE,
-                                   UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, BAD_RUN_ID, _problem)
+                                   UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, _problem)
+from bolt.submission.stream import StreamFault, wrapped_chunks
 
 # Limits that keep memory bounded; a run within them streams at one result at a time.
 MAX_BULLETS_PER_RESULT = 10_000
 MAX_ELEMENTS_PER_RESULT = 100_000
 MAX_BULLET_CHARS = 100_000
 MAX_OFFSET_DIGITS = 15
-CHUNK_BYTES = 1 << 20
 
 _WRAPPER = "bolt-submission-wrapper"
 _OFFSET = re.compile(r"[0-9]+")
 _NEG_OFFSET = re.compile(r"-[0-9]+")
-_DECL = re.compile(rb"<\?xml[^>]{0,400}?\?>")
-_DECL_ENC = re.compile(rb"""encoding\s*=\s*["']([^"']*)["']""")
-_REFUSED = re.compile(rb"<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST)")
-_ENTITY_REF = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos);)([A-Za-z_:][-\w.:]{0,60});")
 
 
 def run_id_from_path(path: str | os.PathLike) -> str:
@@ -118,84 +111,12 @@ class SubmissionReader:
             return gzip.open(self.path, "rb")
         return open(self.path, "rb")
 
-    # -- the byte stream
-    def _chunks(self, fh: IO[bytes]) -> Iterator[bytes]:
-        """Yield chunks of checked bytes: UTF-8, no DOCTYPE/ENTITY, within max_bytes."""
-        decoder = codecs.getincrementaldecoder("utf-8")("strict")
-        total = 0      # bytes read before this chunk
-        lines = 1      # line number at the start of this chunk
-        tail = b""     # the end of the previous chunk, to find markers across the boundary
-        content = False
-        while True:
-            chunk = fh.read(CHUNK_BYTES)
-            final = not chunk
-            if self.max_bytes is not None and total + len(chunk) > self.max_bytes:
-                raise self._fatal(TOO_LARGE, None, f"the file is over {self.max_bytes} bytes; split the run "
-                                  "or raise the limit")
-            pending_bytes = decoder.getstate()[0]
-            pending = len(pending_bytes)
-            try:
-                decoder.decode(chunk, final=final)
-            except UnicodeDecodeError as exc:
-                pos = total - pending + exc.start  # 0-based byte position in the file
-                # pending bytes hold no newline (they are the start of one multi-byte character)
-                line = lines + chunk[: max(0, exc.start - pending)].count(b"\n")
-                bad = (pending_bytes + chunk)[exc.start:exc.start + 4]
-                raise self._fatal(INVALID_UTF8, line, f"invalid UTF-8 at byte {pos} (bytes {bad.hex(' ')}); "
-                                  "save the file as UTF-8 (not Latin-1, Windows-1252 or UTF-16)")
-            if final:
-                break
-            window = tail + chunk
-            m = _REFUSED.search(window)
-            if m:
-                line = lines - tail.count(b"\n") + window[: m.start()].count(b"\n")
-                what = m.group(1).decode()
-                raise self._fatal(DOCTYPE_REFUSED, line, f"<!{what}> declarations are refused (no DTDs, no "
-                                  "entities: a run is plain XML); delete the declaration and replace entity "
-                                  "references by the characters themselves")
-            m = _ENTITY_REF.search(window, max(0, len(tail) - 64))
-            if m:
-                line = lines - tail.count(b"\n") + window[: m.start()].count(b"\n")
-                name = m.group(1).decode("utf-8", "replace")
-                raise self._fatal(ENTITY_REFUSED, line, f"entity &{name}; is not defined (a run has no DTD): only "
-                                  "&amp; &lt; &gt; &quot; &apos; and numeric references such as &#233; are "
-                                  "allowed; write the character itself")
-            if not content and chunk.strip(b" \t\r\n\xef\xbb\xbf"):
-                content = True
-            total += len(chunk)
-            lines += chunk.count(b"\n")
-            tail = window[-64:]
-            yield chunk
-        if not content:
-            raise self._fatal(EMPTY_FILE, None, "the file is empty; write <results run=\"ID\"> with one "
-                              "<result number=\"TOPIC\"> per topic")
-
+    # -- the byte stream (checked by bolt.submission.stream)
     def _feed_chunks(self, fh: IO[bytes]) -> Iterator[bytes]:
-        """The checked bytes with a synthetic root after any BOM and XML declaration, same lines."""
-        chunks = self._chunks(fh)
-        first = b""
-        for chunk in chunks:
-            first += chunk
-            if len(first) >= 512:
-                break
-        head = b""
-        body = first
-        if body.startswith(b"\xef\xbb\xbf"):
-            head, body = body[:3], body[3:]
-        if body.startswith(b"<?xml"):
-            m = _DECL.match(body)
-            if m is None:
-                raise self._fatal(NOT_WELL_FORMED, 1, "the XML declaration is not closed with '?>'; write "
-                                  '<?xml version="1.0" encoding="UTF-8"?>')
-            enc = _DECL_ENC.search(m.group(0))
-            if enc and enc.group(1).decode("ascii", "replace").lower().replace("_", "-") not in ("utf-8", "utf8"):
-                raise self._fatal(BAD_ENCODING_DECLARATION, 1,
-                                  f"the declaration says encoding=\"{enc.group(1).decode('ascii', 'replace')}\"; "
-                                  "runs are UTF-8: save the file as UTF-8 and declare encoding=\"UTF-8\"")
-            head, body = head + m.group(0), body[m.end():]
-        yield head + f"<{_WRAPPER}>".encode() + body
-        yield from chunks
-        yield f"</{_WRAPPER}>".encode()
+        try:
+            yield from wrapped_chunks(fh, _WRAPPER, self.max_bytes)
+        except StreamFault as fault:
+            raise self._fatal(fault.rule, fault.line, fault.message) from None
 
     # -- the XML events
     def _parse(self, fh: IO[bytes]) -> Iterator[Result]:
