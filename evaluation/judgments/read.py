@@ -125,7 +125,8 @@ def _parse(obj: Any, line: int) -> tuple[Judgment, bool]:
         raise _LineError("each line must be a JSON object")
     try:
         topic, run, bullet, assessor = obj["topic"], obj["run"], obj["bullet"], obj["assessor"]
-        raw_facets, words, responsive, raw_sources = obj["facets"], obj["words"], obj["responsive_words"], obj["sources"]
+        raw_facets, words, responsive = obj["facets"], obj["words"], obj["responsive_words"]
+        raw_sources = obj["sources"]
     except KeyError:
         missing = [k for k in REQUIRED_KEYS if k not in obj]
         raise _LineError(f"missing required key{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
