@@ -1,12 +1,15 @@
 """Structured findings about an input file (topics, submissions): one record, one printed line.
 
 Parsers and validators collect every problem of a file before failing, so a user fixes a file in
-one pass. ``Problem.format()`` gives the one-line form the CLI prints.
+one pass. ``Problem.format()`` gives the one-line form the CLI prints. Each format declares its
+rules once, in one :class:`RuleCatalogue` (``bolt.submission.RULES``, ``bolt.topic_rules.RULES``,
+``bolt.votes.RULES``, ``evaluation.judgments.RULES``); a fault that two formats share has one name.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from indexing.errors import ToolkitError
 
@@ -55,3 +58,40 @@ class ProblemsError(ToolkitError):
             super().__init__("invalid input")
         else:
             super().__init__(f"{first.message} [{first.rule}]{more}", file=first.file, line=first.line)
+
+
+class Rule(NamedTuple):
+    """A named check: its severity and what a person should do when it fires."""
+
+    name: str
+    severity: str
+    summary: str
+
+
+_LINE_BREAKS = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
+
+
+class RuleCatalogue(dict):
+    """A format's rules by name (a ``dict[str, Rule]``): declared once, found by name, never two with one name."""
+
+    def __init__(self, format_name: str) -> None:
+        super().__init__()
+        self.format_name = format_name
+
+    def register(self, name: str, severity: str, summary: str) -> str:
+        """Add a rule (refusing a second one with the same name) and return its name."""
+        if name in self:
+            raise ValueError(f"rule {name!r} is already registered for {self.format_name}")
+        if severity not in (ERROR, WARNING):
+            raise ValueError(f"severity must be {ERROR!r} or {WARNING!r}, not {severity!r}")
+        self[name] = Rule(name, severity, summary)
+        return name
+
+    def problem(self, rule: str, file: str, line: int | None, message: str, topic: str | None = None,
+                bullet: int | None = None) -> Problem:
+        """A finding of a registered rule (KeyError for an unknown one); the message is kept to one
+        line, as it may quote user input."""
+        one_line = _LINE_BREAKS.sub(" ", message).strip()
+        if topic is not None:
+            topic = _LINE_BREAKS.sub(" ", topic)
+        return Problem(self[rule].severity, file, line, rule, one_line, topic, bullet)

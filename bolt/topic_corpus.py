@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from bolt.problems import ERROR, Problem
+from bolt.problems import Problem
+from bolt.topic_rules import (NUGGET_OFFSET_MISMATCH, NUGGET_OFFSET_OUTSIDE_POST, NUGGET_OFFSET_OUTSIDE_THREAD,
+                              NUGGET_THREAD_UNKNOWN, RULES)
 from indexing.textfacts import CITATION_WORDS_BEFORE, within_citation_reach
 
 if TYPE_CHECKING:  # pragma: no cover - the records are bolt.topics'; annotations only
@@ -24,24 +26,24 @@ def check_nugget(file: str, topic: "Topic", facet: "Facet", nugget: "Nugget", co
     if nugget.post is None or nugget.offset is None:
         return []
 
-    def problem(rule: str, message: str, severity: str = ERROR) -> list[Problem]:
-        return [Problem(severity, file, nugget.line, rule, f"facet {facet.id}: {message}", topic.number)]
+    def problem(rule: str, message: str) -> list[Problem]:
+        return [Problem(RULES[rule].severity, file, nugget.line, rule, f"facet {facet.id}: {message}", topic.number)]
 
     thread = corpus.get(nugget.post)
     if thread is None:
-        return problem("nugget-thread-unknown", f"nugget post {nugget.post} is not a thread of the corpus; "
+        return problem(NUGGET_THREAD_UNKNOWN, f"nugget post {nugget.post} is not a thread of the corpus; "
                        "use a thread id from the collection")
     found = find_nugget_offsets(thread, nugget.text)
     hint = _nearest_hint(found, nugget.offset, nugget.text)
     if not 0 <= nugget.offset < len(thread.raw):
-        return problem("nugget-offset-outside-thread", f"offset {nugget.offset} is outside thread "
+        return problem(NUGGET_OFFSET_OUTSIDE_THREAD, f"offset {nugget.offset} is outside thread "
                        f"{thread.id} (length {len(thread.raw)}); {hint}")
     if thread.post_at(nugget.offset) is None:
-        return problem("nugget-offset-outside-post", f"offset {nugget.offset} of thread {thread.id} is not "
+        return problem(NUGGET_OFFSET_OUTSIDE_POST, f"offset {nugget.offset} of thread {thread.id} is not "
                        f"inside a <post>; {hint}")
     if _resolves(thread, nugget.text, nugget.offset, found):
         return []
-    return problem("nugget-offset-mismatch", f"the nugget text is not at (or within {MAX_WORDS_BEFORE} "
+    return problem(NUGGET_OFFSET_MISMATCH, f"the nugget text is not at (or within {MAX_WORDS_BEFORE} "
                    f"words after) offset {nugget.offset} of thread {thread.id}; {hint}")
 
 

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-from bolt.problems import ERROR, WARNING, Problem, ProblemsError
+from bolt.problems import ERROR, Problem, ProblemsError
+from bolt.topic_rules import DOCTYPE_REFUSED, INVALID_UTF8, NOT_WELL_FORMED, RULES, TOO_LARGE
 from bolt.topic_corpus import MAX_WORDS_BEFORE, check_nugget, find_nugget_offsets, nugget_resolves  # noqa: F401
 from bolt.votes import VOTES, VOTES_HEADER, read_votes, write_votes  # noqa: F401  (re-exported)
 from indexing.textfacts import count_words
@@ -161,13 +162,13 @@ def _parse(path: Path) -> tuple[list[Topic], list[Problem]]:
     file = str(path)
     problems: list[Problem] = []
 
-    def err(line, rule, message, topic=None, severity=ERROR):
-        problems.append(Problem(severity, file, line, rule, message, topic))
+    def err(line, rule, message, topic=None):
+        problems.append(Problem(RULES[rule].severity, file, line, rule, message, topic))
 
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            err(None, "file-too-large", f"topic file is {size} bytes (limit {MAX_BYTES}); split it")
+            err(None, TOO_LARGE, f"topic file is {size} bytes (limit {MAX_BYTES}); split it")
             return [], problems
         data = path.read_bytes()
     except OSError as exc:
@@ -177,12 +178,12 @@ def _parse(path: Path) -> tuple[list[Topic], list[Problem]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        err(line, "encoding", f"not UTF-8 at byte {exc.start}; save the file as UTF-8")
+        err(line, INVALID_UTF8, f"not UTF-8 at byte {exc.start}; save the file as UTF-8")
         return [], problems
     dtd = _DTD.search(text)
     if dtd:
         line = text[: dtd.start()].count("\n") + 1
-        err(line, "doctype", "DOCTYPE and ENTITY declarations are not allowed in topic files; remove them")
+        err(line, DOCTYPE_REFUSED, "DOCTYPE and ENTITY declarations are not allowed in topic files; remove them")
         return [], problems
     root = _parse_xml(text, file, problems)
     if root is None:
@@ -230,7 +231,7 @@ def _parse_xml(text: str, file: str, problems: list[Problem]):
     except etree.XMLSyntaxError as exc:
         line = exc.position[0] if exc.position else None
         msg = exc.msg or str(exc)
-        problems.append(Problem(ERROR, file, line, "xml-syntax",
+        problems.append(Problem(ERROR, file, line, NOT_WELL_FORMED,
                                 f"not well-formed XML: {msg}; fix the markup (escape & as &amp; and < as &lt;)"))
         return None
     if root.tag != "topics":
@@ -298,7 +299,7 @@ def _read_topic(el, err) -> Topic | None:
         query = ""
     if not facets and (description or not properties.is_empty):
         err(el.sourceline, "no-facets", "topic has a description or properties but no <facet>; "
-            "add facets or use the query-only form", number, severity=WARNING)
+            "add facets or use the query-only form", number)
     return Topic(number, query, description, properties, tuple(facets), rules, el.sourceline)
 
 

@@ -1,8 +1,8 @@
 """The submission validator (SPEC §4): every check as a named rule, every finding actionable.
 
-Structure checks come from the one parser, :mod:`bolt.submission` (which owns the structural
-rules); this module adds the checks that need the topic set (``unknown-topic``,
-``missing-result``), the other runs validated with it (``duplicate-run-id``) and the corpus
+Structure checks come from the one parser, :mod:`bolt.submission`, whose rule catalogue
+(``bolt.submission.RULES``) declares every rule of the format; this module runs the checks that
+need the topic set (``unknown-topic``, ``missing-result``), the other runs validated with it (``duplicate-run-id``) and the corpus
 (``unknown-thread``, ``offset-outside-thread``, ``offset-outside-post``, ``text-not-near-offset``).
 Without a corpus the corpus checks are skipped and named in ``Report.skipped_checks``.
 
@@ -19,27 +19,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from bolt.problems import ERROR, WARNING, Problem, ProblemsError
-from bolt.submission import RULES, Bullet, Result, SubmissionReader, _problem, register_rule
+from bolt.problems import ERROR, Problem, ProblemsError
+from bolt.submission import (BAD_THREAD_ID, CORPUS_RULES, DUPLICATE_RUN_ID, MISSING_RESULT, OFFSET_OUTSIDE_POST,
+                             OFFSET_OUTSIDE_THREAD, RULES, TEXT_NOT_NEAR_OFFSET, TOPIC_RULES, UNKNOWN_THREAD,
+                             UNKNOWN_TOPIC, Bullet, Result, SubmissionReader, _problem)
+# bolt.topics' checks that need a corpus (skipped without one when validating a topic file)
+from bolt.topic_rules import CORPUS_RULES as TOPIC_CORPUS_RULES
 from indexing.errors import ToolkitError
 from indexing.textfacts import CITATION_WORDS_BEFORE, decode_entities, word_keys
 
-UNKNOWN_TOPIC = register_rule("unknown-topic", ERROR, "a result for a topic not in the topic file")
-MISSING_RESULT = register_rule("missing-result", WARNING, "a topic of the topic file with no result")
-DUPLICATE_RUN_ID = register_rule("duplicate-run-id", ERROR, "two runs validated together share a run id")
-BAD_THREAD_ID = register_rule("bad-thread-id", WARNING,
-                              "a thread id in neither LDC style (checked only without a corpus)")
-UNKNOWN_THREAD = register_rule("unknown-thread", ERROR, "a cited thread that is not in the corpus")
-OFFSET_OUTSIDE_THREAD = register_rule("offset-outside-thread", ERROR, "an offset past the thread's end")
-OFFSET_OUTSIDE_POST = register_rule("offset-outside-post", ERROR, "an offset outside every <post>")
-TEXT_NOT_NEAR_OFFSET = register_rule("text-not-near-offset", WARNING,
-                                     "no offset of the bullet is within three words of its text")
-
-CORPUS_RULES = (UNKNOWN_THREAD, OFFSET_OUTSIDE_THREAD, OFFSET_OUTSIDE_POST, TEXT_NOT_NEAR_OFFSET)
-TOPIC_RULES = (UNKNOWN_TOPIC, MISSING_RESULT)
-# bolt.topics' checks that need a corpus (skipped without one when validating a topic file)
-TOPIC_CORPUS_RULES = ("nugget-thread-unknown", "nugget-offset-outside-thread", "nugget-offset-outside-post",
-                      "nugget-offset-mismatch")
 
 MAX_WORDS_BEFORE = CITATION_WORDS_BEFORE   # the guidelines' "within three words"
 MATCH_WORDS = 4        # words of the cited text that must appear, in order, in the bullet

@@ -10,11 +10,20 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from bolt.problems import ERROR, Problem, ProblemsError
+from bolt.problems import ERROR, Problem, ProblemsError, RuleCatalogue
 from indexing.atomic import atomic_write_text
 
 VOTES_HEADER = ("topic", "facet", "assessor", "vote")
 VOTES = ("vital", "okay")
+
+# The votes file's one rule catalogue (the file-level names are those of the other formats)
+RULES = RuleCatalogue("votes files")
+FILE_UNREADABLE = RULES.register("file-unreadable", ERROR, "the file cannot be opened or read")
+INVALID_UTF8 = RULES.register("invalid-utf8", ERROR, "the file is not valid UTF-8")
+VOTES_HEADER_RULE = RULES.register("votes-header", ERROR, "the first line is not the header")
+VOTES_ROW = RULES.register("votes-row", ERROR, "a row without 4 non-empty tab-separated fields")
+VOTES_VALUE = RULES.register("votes-value", ERROR, "a vote other than vital or okay")
+VOTES_DUPLICATE = RULES.register("votes-duplicate", ERROR, "an assessor's second vote on one facet")
 
 
 def read_votes(path: str | os.PathLike) -> dict[str, dict[str, dict[str, int]]]:
@@ -32,29 +41,30 @@ def read_votes(path: str | os.PathLike) -> dict[str, dict[str, dict[str, int]]]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ProblemsError([Problem(ERROR, file, None, "file-unreadable",
-                                     f"cannot read the votes file ({exc}); give a UTF-8 TSV file")]) from exc
+        rule = INVALID_UTF8 if isinstance(exc, UnicodeDecodeError) else FILE_UNREADABLE
+        raise ProblemsError([RULES.problem(rule, file, None, f"cannot read the votes file ({exc}); "
+                                           "give a UTF-8 TSV file")]) from exc
     rows = [(i, line) for i, line in enumerate(text.splitlines(), 1)
             if line.strip() and not line.lstrip().startswith("#")]
     if not rows or tuple(c.strip() for c in rows[0][1].split("\t")) != VOTES_HEADER:
         line = rows[0][0] if rows else 1
-        raise ProblemsError([Problem(ERROR, file, line, "votes-header",
+        raise ProblemsError([Problem(ERROR, file, line, VOTES_HEADER_RULE,
                                      "the first line must be the header topic<TAB>facet<TAB>assessor<TAB>vote")])
     for lineno, line in rows[1:]:
         cells = [c.strip() for c in next(csv.reader([line], delimiter="\t", quoting=csv.QUOTE_NONE))]
         if len(cells) != 4 or not all(cells):
-            problems.append(Problem(ERROR, file, lineno, "votes-row",
+            problems.append(Problem(ERROR, file, lineno, VOTES_ROW,
                                     f"expected 4 non-empty tab-separated fields, got {len(cells)}; "
                                     "write topic, facet, assessor, vote", cells[0] if cells else None))
             continue
         topic, facet, assessor, vote = cells
         if vote not in VOTES:
-            problems.append(Problem(ERROR, file, lineno, "votes-value",
+            problems.append(Problem(ERROR, file, lineno, VOTES_VALUE,
                                     f"vote \"{vote}\" must be vital or okay", topic))
             continue
         key = (topic, facet, assessor)
         if key in seen:
-            problems.append(Problem(ERROR, file, lineno, "votes-duplicate",
+            problems.append(Problem(ERROR, file, lineno, VOTES_DUPLICATE,
                                     f"assessor {assessor} already voted on facet {facet} at line {seen[key]}; "
                                     "keep one vote per assessor and facet", topic))
             continue

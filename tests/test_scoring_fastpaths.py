@@ -66,36 +66,60 @@ VARIANTS = [
 ]
 
 
-def _careful(obj):
-    try:
-        return J._parse_checked(obj, 7)
-    except J._LineError as exc:
-        return str(exc)
-
-
-@pytest.mark.parametrize("obj", VARIANTS)
-def test_fast_path_equals_the_careful_checks(obj):
-    fast = J._parse_fast(obj, 7)
-    careful = _careful(obj)
-    if fast is not None:
-        j = fast[0]
-        assert j == careful and j.extra == careful.extra and j.line == 7
-        assert [s.extra for s in j.sources] == [s.extra for s in careful.sources]
-    try:
-        got = parse_judgment(obj, 7)
-    except ValueError as exc:
-        got = str(exc)
-    assert got == careful
-
-
 @pytest.fixture(params=["orjson", "json"])
 def decoder(request, monkeypatch):
     """Both decoders: orjson when installed, and the stdlib fallback."""
     if request.param == "json":
-        monkeypatch.setattr(J, "_fast_loads", None)
-    elif J._fast_loads is None:
+        monkeypatch.setattr(J.read, "_fast_loads", None)
+    elif J.read._fast_loads is None:
         pytest.skip("orjson is not installed")
     return request.param
+
+
+# What the careful checks of the three former parsers gave for VARIANTS (before they became one):
+# the judgment's facets, its sources' (unit, facets, extra) and its extra; or the error message.
+EXPECTED = [
+    (("1", "3"), [("p2", None, {})], {}),
+    (("1", "3"), [("p2", None, {})], {}),
+    (("1", "3"), [("p2", None, {})], {"notes": "x", "chars": 12}),
+    (("1", "3"), [(None, None, {})], {}),
+    (("1", "3"), [(None, ("3",), {"evidence": {"score": 0.5}})], {}),
+    (("1", "3"), [(None, None, {})], {}),
+    (("1", "3"), [], {}),
+    "bullet must be the 1-based position of the bullet, got True",
+    "responsive_words must be an integer between 0 and words (3), got 4",
+    "facets holds ''; facet ids are non-empty strings such as \"1\"",
+    'topic must be a string such as "1.001", got 1.001; quote it: "1.001"',
+    "sources[0].offset must be a non-negative integer, got -1",
+    "sources[0].supports must be true or false, got 1",
+    "missing required key words; each line needs topic, run, bullet, assessor, facets, words, responsive_words, "
+    "sources",
+    (("1", "3"), [("p2", None, {})], {"_meta": {}}),
+]
+
+
+@pytest.mark.parametrize("obj, expected", list(zip(VARIANTS, EXPECTED)))
+def test_the_one_parser_normalises_or_says_what_to_fix(obj, expected, tmp_path, decoder):
+    try:
+        j = parse_judgment(obj, 7)
+    except ValueError as exc:
+        got = str(exc)
+    else:
+        assert (j.topic, j.run, j.bullet, j.assessor, j.words, j.line) == ("1.001", "r", 2, "a", 9, 7)
+        got = (j.facets, [(s.unit, s.facets, s.extra) for s in j.sources], j.extra)
+    assert got == expected
+    # the file reader (orjson first, json when it must) reads the line as parse_judgment does
+    p = tmp_path / "one.jsonl"
+    p.write_text("\n" * 6 + json.dumps(obj) + "\n", encoding="utf-8")
+    try:
+        read = read_judgments(p)
+    except ProblemsError as exc:
+        assert isinstance(expected, str) and [q.message for q in exc.problems] == [expected]
+    else:
+        if "_meta" in obj:  # a line holding the header key is the header
+            assert read == []
+        else:
+            assert read == [j] and read[0].extra == j.extra and read[0].line == 7
 
 
 def test_reader_matches_json_for_lines_orjson_reads_differently(tmp_path, decoder):

@@ -72,7 +72,7 @@ def test_gzip_and_stem(tmp_path):
 
 @pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64, 1 << 20])
 def test_chunk_boundaries_do_not_change_anything(tmp_path, monkeypatch, chunk):
-    monkeypatch.setattr(submission, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(submission.stream, "CHUNK_BYTES", chunk)
     good = read_run(_write(tmp_path, GUIDELINE_STYLE))
     assert [b.text for r in good for b in r.bullets][1] == "中国派出了救援队。"
     assert good.results["1.002"].bullets[0].line == 12
@@ -166,7 +166,7 @@ def test_size_limits_are_too_large(tmp_path, monkeypatch):
     assert list(iter_results(p, problems)) == []
     assert [(q.rule, q.line) for q in problems] == [("too-large", 1)]
     # too many bullets in one result stops reading (memory stays bounded by one result)
-    monkeypatch.setattr(submission, "MAX_BULLETS_PER_RESULT", 2)
+    monkeypatch.setattr(submission.parse, "MAX_BULLETS_PER_RESULT", 2)
     bullets = "".join(f'<bullet>b{i}<source post="x" offset="{i}"/></bullet>\n' for i in range(3))
     problems = []
     list(iter_results(_write(tmp_path, f'<result number="1"><response>\n{bullets}</response></result>'), problems))

@@ -137,8 +137,8 @@ def test_suggestions_for_misspelt_names(tmp_path):
 
 
 @pytest.mark.parametrize("text,rule", [
-    ("<topic number='1'><query>Q</query>", "xml-syntax"),
-    ('<!DOCTYPE t [<!ENTITY x "y">]><topic number="1"><query>&x;</query></topic>', "doctype"),
+    ("<topic number='1'><query>Q</query>", "not-well-formed"),
+    ('<!DOCTYPE t [<!ENTITY x "y">]><topic number="1"><query>&x;</query></topic>', "doctype-refused"),
     ("", "no-topics"),
     ("<topics/>", "no-topics"),
     ("<runs><topic/></runs>", "unknown-element"),
@@ -151,7 +151,7 @@ def test_not_utf8(tmp_path):
     p = tmp_path / "latin1.xml"
     p.write_bytes('<topic number="1">\n<query>caf\u00e9</query></topic>'.encode("latin-1"))
     (pr,) = check_topics(p)
-    assert (pr.rule, pr.line) == ("encoding", 2)
+    assert (pr.rule, pr.line) == ("invalid-utf8", 2)
 
 
 def test_no_facets_with_description_is_a_warning(tmp_path):

@@ -28,10 +28,10 @@ from typing import Any, Iterator, NamedTuple
 
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import Facet, Nugget, Topic, read_topics, write_topics
-from evaluation.convert.common import (NO_DOCUMENT, Problems, bullet, check_duplicate_texts, cited_documents,
-                                       iter_json_lines, iter_lines, one_topics_file, write_jsonl)
+from evaluation.convert.common import (NO_DOCUMENT, RULES_PREFIX, Problems, bullet, check_duplicate_texts,
+                                       cited_documents, format_aggregators, iter_json_lines, iter_lines,
+                                       one_topics_file, parse_aggregators, write_jsonl)
 from evaluation.convert import rag
-from evaluation.convert.common import RULES_PREFIX, format_aggregators, parse_aggregators  # noqa: F401 (public here too)
 from evaluation.convert.rag import Report, parse_report
 from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
 from indexing.lookup import count_words
@@ -68,6 +68,9 @@ class JudgedSentence(NamedTuple):
 class JudgedReport(NamedTuple):
     report: Report
     sentences: tuple[JudgedSentence, ...]
+
+
+# --------------------------------------------------------------------------- aggregators in topic rules
 
 
 # --------------------------------------------------------------------------- readers

@@ -168,8 +168,7 @@ def cited_documents(b: Bullet) -> list[str]:
     return [s.post for s in b.sources if s.post != NO_DOCUMENT]
 
 
-# --------------------------------------------------------------------------- ARGUE AND/OR aggregators in topic rules
-
+# ARGUE's AND/OR aggregators, kept in a topic's <rules> (read by the importer and the ARGUE metrics)
 RULES_PREFIX = "argue-aggregators:"
 
 

@@ -1,230 +1,45 @@
-"""Submissions (SPEC §4): the one parser and writer of runs, used by the validator, scorer and tests.
+"""The one submission parser (SPEC §4): streams a run's results, recording every problem.
 
 A run is ``<result number=...>`` elements, concatenated with no root (as in the BOLT guidelines)
 or inside a ``<results run=...>`` root. Each result has one ``<response>`` of ``<bullet>``
 elements; a bullet's text is its text content without its ``<source post=... offset=.../>``
 elements, whitespace collapsed.
 
-The parser streams: it reads bytes in chunks, checks them as strict UTF-8 (reporting the byte
-position of the first bad byte), refuses any ``<!DOCTYPE``/``<!ENTITY`` before the chunk holding
-it reaches the XML parser (so no external entity is fetched and no entity is expanded), feeds
-lxml's pull parser with ``resolve_entities=False, no_network=True, load_dtd=False``, and frees
-every ``<result>`` once it is read. A multi-gigabyte run needs memory for one result at a time.
+The parser streams: it reads bytes in chunks checked by :mod:`bolt.submission.stream` (strict
+UTF-8, no ``<!DOCTYPE``/``<!ENTITY`` reaches the XML parser, so no external entity is fetched
+and no entity is expanded), feeds lxml's pull parser with ``resolve_entities=False,
+no_network=True, load_dtd=False``, and frees every ``<result>`` once it is read. A multi-gigabyte run needs memory for one result at a time.
 Line numbers are the lines of the user's file: the synthetic root that lets a root-less file
 parse is inserted without a newline.
-
-Every finding is a :class:`bolt.problems.Problem` whose ``rule`` is one of :data:`RULES`.
 """
 from __future__ import annotations
 
-from indexing.atomic import atomic_write_text
-
-import codecs
 import gzip
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Iterable, Iterator, NamedTuple
+from typing import IO, Iterator
 
-from bolt.problems import ERROR, WARNING, Problem, ProblemsError
-
-# --------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """A citation: a thread id and a raw code-point offset into that thread's XML (SPEC §2)."""
-
-    post: str
-    offset: int
-    line: int = field(default=0, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Bullet:
-    """One bullet: its 1-based position in the response, collapsed text, and its citations."""
-
-    position: int
-    text: str
-    sources: tuple[Source, ...]
-    line: int = field(default=0, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """A system's response to one topic: the bullets in submission order."""
-
-    number: str
-    bullets: tuple[Bullet, ...]
-    line: int = field(default=0, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    """A whole submission; ``results`` keeps the file's order (first occurrence of each topic)."""
-
-    run_id: str
-    path: str
-    results: dict[str, Result]
-
-    def __iter__(self) -> Iterator[Result]:
-        return iter(self.results.values())
-
-
-# --------------------------------------------------------------------------- rules
-
-
-class Rule(NamedTuple):
-    """A named check: its severity and what a person should do when it fires."""
-
-    name: str
-    severity: str
-    summary: str
-
-
-RULES: dict[str, Rule] = {}
-
-
-def register_rule(name: str, severity: str, summary: str) -> str:
-    """Add a rule to the catalogue (refusing duplicates) and return its name."""
-    if name in RULES:
-        raise ValueError(f"rule {name!r} is already registered")
-    if severity not in (ERROR, WARNING):
-        raise ValueError(f"severity must be {ERROR!r} or {WARNING!r}, not {severity!r}")
-    RULES[name] = Rule(name, severity, summary)
-    return name
-
-
-# File and encoding level
-FILE_UNREADABLE = register_rule("file-unreadable", ERROR, "the file cannot be opened or read")
-EMPTY_FILE = register_rule("empty-file", ERROR, "the file is empty or holds only white space")
-INVALID_UTF8 = register_rule("invalid-utf8", ERROR, "the file is not valid UTF-8")
-BAD_ENCODING_DECLARATION = register_rule("bad-encoding-declaration", ERROR,
-                                         "the XML declaration names an encoding other than UTF-8")
-DOCTYPE_REFUSED = register_rule("doctype-refused", ERROR, "a <!DOCTYPE> or <!ENTITY> declaration")
-ENTITY_REFUSED = register_rule("entity-refused", ERROR,
-                               "a reference to an entity other than &amp; &lt; &gt; &quot; &apos;")
-NOT_WELL_FORMED = register_rule("not-well-formed", ERROR, "the XML is not well-formed")
-TOO_LARGE = register_rule("too-large", ERROR, "a file, result, bullet or nesting depth over the limits")
-# Structure
-UNKNOWN_ELEMENT = register_rule("unknown-element", ERROR, "an element that is not part of the format")
-UNKNOWN_ATTRIBUTE = register_rule("unknown-attribute", ERROR, "an attribute that is not part of the format")
-MISPLACED_ELEMENT = register_rule("misplaced-element", ERROR, "a known element in the wrong place")
-MIXED_ROOTS = register_rule("mixed-roots", ERROR,
-                            "several <results> roots, or a <results> root mixed with bare <result>s")
-BAD_RUN_ID = register_rule("bad-run-id", ERROR, "results/@run is empty, too long or has white space")
-TEXT_OUTSIDE_BULLET = register_rule("text-outside-bullet", ERROR, "text outside every <bullet>")
-NO_RESULTS = register_rule("no-results", ERROR, "the file holds no <result>")
-MISSING_TOPIC_NUMBER = register_rule("missing-topic-number", ERROR, "a <result> without a number")
-DUPLICATE_RESULT = register_rule("duplicate-result", ERROR, "two <result>s for one topic")
-MISSING_RESPONSE = register_rule("missing-response", ERROR, "a <result> without a <response>")
-MULTIPLE_RESPONSES = register_rule("multiple-responses", ERROR, "a <result> with several <response>s")
-EMPTY_RESPONSE = register_rule("empty-response", WARNING, "a <response> without bullets")
-EMPTY_BULLET_TEXT = register_rule("empty-bullet-text", ERROR, "a bullet with no text")
-BULLET_WITHOUT_SOURCE = register_rule("bullet-without-source", ERROR, "a bullet with no <source>")
-DUPLICATE_BULLET = register_rule("duplicate-bullet", ERROR, "the same bullet text twice in one response")
-SOURCE_MISSING_POST = register_rule("source-missing-post", ERROR, "a <source> without a thread id")
-SOURCE_MISSING_OFFSET = register_rule("source-missing-offset", ERROR, "a <source> without an offset")
-SOURCE_BAD_OFFSET = register_rule("source-bad-offset", ERROR, "an offset that is not a decimal integer")
-NEGATIVE_OFFSET = register_rule("negative-offset", ERROR, "an offset below 0")
-SOURCE_HAS_CONTENT = register_rule("source-has-content", ERROR, "text or elements inside <source>")
-DUPLICATE_SOURCE = register_rule("duplicate-source", WARNING, "the same citation twice in one bullet")
-
-# The format, as data.
-ELEMENTS = ("results", "result", "response", "bullet", "source")
-ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "results": ("run",),
-    "result": ("number",),
-    "response": (),
-    "bullet": (),
-    "source": ("post", "offset"),
-}
-PARENT = {"result": "<results> or the top level", "response": "<result>", "bullet": "<response>",
-          "source": "<bullet>", "results": "the top level"}
+from bolt.problems import ERROR, Problem, ProblemsError
+from bolt.submission.checks import check_result, usable_run_id
+from bolt.submission.records import Bullet, Result, Run, Source, collapse
+from bolt.submission.rules import (ATTRIBUTES, BAD_RUN_ID, BULLET_WITHOUT_SOURCE, DUPLICATE_RESULT, ELEMENTS,
+                                   EMPTY_RESPONSE, ENTITY_REFUSED, FILE_UNREADABLE, MISPLACED_ELEMENT,
+                                   MISSING_RESPONSE, MISSING_TOPIC_NUMBER, MIXED_ROOTS, MULTIPLE_RESPONSES,
+                                   NOT_WELL_FORMED, NO_RESULTS, PARENT, SOURCE_BAD_OFFSET, SOURCE_HAS_CONTENT,
+                                   SOURCE_MISSING_OFFSET, SOURCE_MISSING_POST, TEXT_OUTSIDE_BULLET, TOO_LARGE,
+                                   UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, _problem)
+from bolt.submission.stream import StreamFault, wrapped_chunks
 
 # Limits that keep memory bounded; a run within them streams at one result at a time.
 MAX_BULLETS_PER_RESULT = 10_000
 MAX_ELEMENTS_PER_RESULT = 100_000
 MAX_BULLET_CHARS = 100_000
 MAX_OFFSET_DIGITS = 15
-MAX_RUN_ID_CHARS = 200
-CHUNK_BYTES = 1 << 20
 
 _WRAPPER = "bolt-submission-wrapper"
-_WS = re.compile(r"\s+")
 _OFFSET = re.compile(r"[0-9]+")
 _NEG_OFFSET = re.compile(r"-[0-9]+")
-_DECL = re.compile(rb"<\?xml[^>]{0,400}?\?>")
-_DECL_ENC = re.compile(rb"""encoding\s*=\s*["']([^"']*)["']""")
-_REFUSED = re.compile(rb"<!(DOCTYPE|ENTITY|ELEMENT|ATTLIST)")
-_ENTITY_REF = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos);)([A-Za-z_:][-\w.:]{0,60});")
-_BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def collapse(text: str) -> str:
-    """Collapse runs of white space to one space and strip the ends (the bullet text rule)."""
-    return " ".join(text.split())
-
-
-_LINE_BREAKS = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
-
-
-def _problem(rule: str, file: str, line: int | None, message: str, topic: str | None = None,
-             bullet: int | None = None) -> Problem:
-    """A finding of a registered rule; the message is kept to one line (it quotes user input)."""
-    one_line = _LINE_BREAKS.sub(" ", message).strip()
-    if topic is not None:
-        topic = _LINE_BREAKS.sub(" ", topic)
-    return Problem(RULES[rule].severity, file, line, rule, one_line, topic, bullet)
-
-
-# --------------------------------------------------------------------------- record-level checks
-
-
-def check_result(result: Result, file: str) -> list[Problem]:
-    """Checks that need only the records: used on parsed results and before writing a run."""
-    out: list[Problem] = []
-    num = result.number or None
-    if not result.bullets:
-        out.append(_problem(EMPTY_RESPONSE, file, result.line,
-                            "the response has no bullets; add bullets, or leave it empty on purpose "
-                            "(an empty response scores 0)", num))
-    seen_text: dict[str, int] = {}
-    for b in result.bullets:
-        if not b.text:
-            out.append(_problem(EMPTY_BULLET_TEXT, file, b.line,
-                                "the bullet has no text; put the extracted text inside <bullet> "
-                                "next to its <source/> elements, or delete the bullet", num, b.position))
-        elif b.text in seen_text:
-            out.append(_problem(DUPLICATE_BULLET, file, b.line,
-                                f"same text as bullet {seen_text[b.text]}; delete the repeated bullet "
-                                "or merge its sources into the first one", num, b.position))
-        else:
-            seen_text[b.text] = b.position
-        if not b.sources:
-            out.append(_problem(BULLET_WITHOUT_SOURCE, file, b.line,
-                                "the bullet has no <source>; cite the thread and offset it came from "
-                                'with <source post="THREAD-ID" offset="N"/>', num, b.position))
-        seen_src: set[tuple[str, int]] = set()
-        for s in b.sources:
-            if not s.post.strip():
-                out.append(_problem(SOURCE_MISSING_POST, file, s.line or b.line,
-                                    'the <source> has an empty post attribute; set post="THREAD-ID" '
-                                    "(the <doc id> of the cited thread)", num, b.position))
-            if s.offset < 0:
-                out.append(_problem(NEGATIVE_OFFSET, file, s.line or b.line,
-                                    f"offset {s.offset} is negative; offsets count code points from 0 "
-                                    "at the start of the thread's XML", num, b.position))
-            if (s.post, s.offset) in seen_src:
-                out.append(_problem(DUPLICATE_SOURCE, file, s.line or b.line,
-                                    f"the citation {s.post} at {s.offset} appears twice in this bullet; "
-                                    "delete the repeated <source>", num, b.position))
-            seen_src.add((s.post, s.offset))
-    return out
-
-
-# --------------------------------------------------------------------------- reading
 
 
 def run_id_from_path(path: str | os.PathLike) -> str:
@@ -296,84 +111,12 @@ class SubmissionReader:
             return gzip.open(self.path, "rb")
         return open(self.path, "rb")
 
-    # -- the byte stream
-    def _chunks(self, fh: IO[bytes]) -> Iterator[bytes]:
-        """Yield chunks of checked bytes: UTF-8, no DOCTYPE/ENTITY, within max_bytes."""
-        decoder = codecs.getincrementaldecoder("utf-8")("strict")
-        total = 0      # bytes read before this chunk
-        lines = 1      # line number at the start of this chunk
-        tail = b""     # the end of the previous chunk, to find markers across the boundary
-        content = False
-        while True:
-            chunk = fh.read(CHUNK_BYTES)
-            final = not chunk
-            if self.max_bytes is not None and total + len(chunk) > self.max_bytes:
-                raise self._fatal(TOO_LARGE, None, f"the file is over {self.max_bytes} bytes; split the run "
-                                  "or raise the limit")
-            pending_bytes = decoder.getstate()[0]
-            pending = len(pending_bytes)
-            try:
-                decoder.decode(chunk, final=final)
-            except UnicodeDecodeError as exc:
-                pos = total - pending + exc.start  # 0-based byte position in the file
-                # pending bytes hold no newline (they are the start of one multi-byte character)
-                line = lines + chunk[: max(0, exc.start - pending)].count(b"\n")
-                bad = (pending_bytes + chunk)[exc.start:exc.start + 4]
-                raise self._fatal(INVALID_UTF8, line, f"invalid UTF-8 at byte {pos} (bytes {bad.hex(' ')}); "
-                                  "save the file as UTF-8 (not Latin-1, Windows-1252 or UTF-16)")
-            if final:
-                break
-            window = tail + chunk
-            m = _REFUSED.search(window)
-            if m:
-                line = lines - tail.count(b"\n") + window[: m.start()].count(b"\n")
-                what = m.group(1).decode()
-                raise self._fatal(DOCTYPE_REFUSED, line, f"<!{what}> declarations are refused (no DTDs, no "
-                                  "entities: a run is plain XML); delete the declaration and replace entity "
-                                  "references by the characters themselves")
-            m = _ENTITY_REF.search(window, max(0, len(tail) - 64))
-            if m:
-                line = lines - tail.count(b"\n") + window[: m.start()].count(b"\n")
-                name = m.group(1).decode("utf-8", "replace")
-                raise self._fatal(ENTITY_REFUSED, line, f"entity &{name}; is not defined (a run has no DTD): only "
-                                  "&amp; &lt; &gt; &quot; &apos; and numeric references such as &#233; are "
-                                  "allowed; write the character itself")
-            if not content and chunk.strip(b" \t\r\n\xef\xbb\xbf"):
-                content = True
-            total += len(chunk)
-            lines += chunk.count(b"\n")
-            tail = window[-64:]
-            yield chunk
-        if not content:
-            raise self._fatal(EMPTY_FILE, None, "the file is empty; write <results run=\"ID\"> with one "
-                              "<result number=\"TOPIC\"> per topic")
-
+    # -- the byte stream (checked by bolt.submission.stream)
     def _feed_chunks(self, fh: IO[bytes]) -> Iterator[bytes]:
-        """The checked bytes with a synthetic root after any BOM and XML declaration, same lines."""
-        chunks = self._chunks(fh)
-        first = b""
-        for chunk in chunks:
-            first += chunk
-            if len(first) >= 512:
-                break
-        head = b""
-        body = first
-        if body.startswith(b"\xef\xbb\xbf"):
-            head, body = body[:3], body[3:]
-        if body.startswith(b"<?xml"):
-            m = _DECL.match(body)
-            if m is None:
-                raise self._fatal(NOT_WELL_FORMED, 1, "the XML declaration is not closed with '?>'; write "
-                                  '<?xml version="1.0" encoding="UTF-8"?>')
-            enc = _DECL_ENC.search(m.group(0))
-            if enc and enc.group(1).decode("ascii", "replace").lower().replace("_", "-") not in ("utf-8", "utf8"):
-                raise self._fatal(BAD_ENCODING_DECLARATION, 1,
-                                  f"the declaration says encoding=\"{enc.group(1).decode('ascii', 'replace')}\"; "
-                                  "runs are UTF-8: save the file as UTF-8 and declare encoding=\"UTF-8\"")
-            head, body = head + m.group(0), body[m.end():]
-        yield head + f"<{_WRAPPER}>".encode() + body
-        yield from chunks
-        yield f"</{_WRAPPER}>".encode()
+        try:
+            yield from wrapped_chunks(fh, _WRAPPER, self.max_bytes)
+        except StreamFault as fault:
+            raise self._fatal(fault.rule, fault.line, fault.message) from None
 
     # -- the XML events
     def _parse(self, fh: IO[bytes]) -> Iterator[Result]:
@@ -450,7 +193,7 @@ class SubmissionReader:
             self._check_attrs(el, None)
             run = el.get("run")
             if run is not None:
-                if not run.strip() or _WS.search(run) or len(run) > MAX_RUN_ID_CHARS or _BAD_XML_CHARS.search(run):
+                if not usable_run_id(run):
                     self._add(BAD_RUN_ID, el.sourceline, f"run=\"{run[:40]}\" is not a usable run id; use a "
                               "short name without spaces, e.g. run=\"myteam-run1\"")
                 elif self._roots == 1:
@@ -703,92 +446,3 @@ def read_run(path: str | os.PathLike, problems: list[Problem] | None = None) -> 
     if problems is None and any(p.severity == ERROR for p in found):
         raise ProblemsError(found)
     return Run(reader.run_id, str(path), results)
-
-
-# --------------------------------------------------------------------------- writing
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _attr(text: str) -> str:
-    return _esc(text).replace('"', "&quot;")
-
-
-def _comment(text: str) -> str:
-    text = _BAD_XML_CHARS.sub(" ", collapse(text))
-    while "--" in text:
-        text = text.replace("--", "- -")
-    return text.rstrip("-")
-
-
-def clean_text(text: str) -> str:
-    """Bullet text as written: characters XML 1.0 forbids become spaces, white space collapsed."""
-    return collapse(_BAD_XML_CHARS.sub(" ", text))
-
-
-def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: str | os.PathLike,
-              system: str | None = None, settings: str | None = None) -> None:
-    """Write a run atomically, refusing (with :class:`ProblemsError`) anything that would not validate.
-
-    ``system`` and ``settings`` go into XML comments (not attributes, which the format does not
-    have). Bullet text is written as :func:`clean_text` gives it; bullets are renumbered 1..n.
-    """
-    file = str(path)
-    items = list(results.values()) if isinstance(results, dict) else list(results)
-    problems: list[Problem] = []
-    if (not isinstance(run_id, str) or not run_id.strip() or _WS.search(run_id) or len(run_id) > MAX_RUN_ID_CHARS
-            or _BAD_XML_CHARS.search(run_id)):
-        problems.append(_problem(BAD_RUN_ID, file, None, f"run id {run_id!r} is not usable; use a short name "
-                                 "without spaces"))
-    seen: set[str] = set()
-    cleaned: list[Result] = []
-    for r in items:
-        number = r.number.strip() if isinstance(r.number, str) else ""
-        if not number or _BAD_XML_CHARS.search(number):
-            problems.append(_problem(MISSING_TOPIC_NUMBER, file, None, f"result number {r.number!r} is not "
-                                     "usable; give every result its topic number"))
-        elif number in seen:
-            problems.append(_problem(DUPLICATE_RESULT, file, None, f"two results for topic {number}; merge "
-                                     "them", number))
-        seen.add(number)
-        bullets = tuple(Bullet(i, clean_text(b.text), tuple(Source(s.post, int(s.offset)) for s in b.sources))
-                        for i, b in enumerate(r.bullets, 1))
-        res = Result(number, bullets)
-        for p in check_result(res, file):
-            if p.severity == ERROR:
-                problems.append(p)
-        for b in bullets:
-            for s in b.sources:
-                if _WS.search(s.post) or _BAD_XML_CHARS.search(s.post):
-                    problems.append(_problem(SOURCE_MISSING_POST, file, None, f"thread id {s.post!r} is not "
-                                             "usable", number, b.position))
-        cleaned.append(res)
-    if problems:
-        raise ProblemsError(problems)
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>']
-    if system:
-        lines.append(f"<!-- system: {_comment(system)} -->")
-    if settings:
-        lines.append(f"<!-- settings: {_comment(settings)} -->")
-    lines.append(f'<results run="{_attr(run_id)}">')
-    for r in cleaned:
-        lines.append(f'<result number="{_attr(r.number)}">')
-        if not r.bullets:
-            lines.append("<response/>")
-        else:
-            lines.append("<response>")
-            for b in r.bullets:
-                srcs = "".join(f'<source post="{_attr(s.post)}" offset="{s.offset}"/>' for s in b.sources)
-                lines.append(f"<bullet>{_esc(b.text)}{srcs}</bullet>")
-            lines.append("</response>")
-        lines.append("</result>")
-    lines.append("</results>")
-    _atomic_write(Path(path), "\n".join(lines) + "\n")
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    atomic_write_text(path, text)
-
-

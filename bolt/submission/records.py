@@ -1,0 +1,59 @@
+"""The submission records (SPEC §4): a run of results of bullets with their citations.
+
+Also the bullet-text rule every reader and writer follows (:func:`collapse`) and the characters
+XML 1.0 forbids (``BAD_XML_CHARS``), so the parser and the writer agree on what a bullet's text is.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterator
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A citation: a thread id and a raw code-point offset into that thread's XML (SPEC §2)."""
+
+    post: str
+    offset: int
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Bullet:
+    """One bullet: its 1-based position in the response, collapsed text, and its citations."""
+
+    position: int
+    text: str
+    sources: tuple[Source, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A system's response to one topic: the bullets in submission order."""
+
+    number: str
+    bullets: tuple[Bullet, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A whole submission; ``results`` keeps the file's order (first occurrence of each topic)."""
+
+    run_id: str
+    path: str
+    results: dict[str, Result]
+
+    def __iter__(self) -> Iterator[Result]:
+        return iter(self.results.values())
+
+
+# Characters XML 1.0 forbids (and lone surrogates): never written, never accepted in ids.
+BAD_XML_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def collapse(text: str) -> str:
+    """Collapse runs of white space to one space and strip the ends (the bullet text rule)."""
+    return " ".join(text.split())
