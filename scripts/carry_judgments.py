@@ -63,7 +63,8 @@ def _index(lines: list[dict]) -> tuple[dict, dict]:
     return by_text, support
 
 
-def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path | None, assessor: str) -> int:
+def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path | None, assessor: str,
+          only: set[str] | None = None) -> int:
     from bolt.submission import read_run
     from indexing.corpus import open_corpus
     from indexing.lookup import count_words, text_at
@@ -76,6 +77,8 @@ def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path
     for path in runs:
         run = read_run(path)
         for number, res in sorted(run.results.items()):
+            if only and number not in only:
+                continue
             for b in res.bullets:
                 if (number, run.run_id, b.position) in have:
                     continue
@@ -142,13 +145,14 @@ def main() -> int:
     p.add_argument("--corpus", nargs="+", default=[], help="corpus files or folders (to find each cited post)")
     p.add_argument("--todo", type=Path, help="write bullets left to judge here")
     p.add_argument("--add", type=Path, metavar="TODO", help="append a filled-in TODO file to the judgments")
+    p.add_argument("--topic", action="append", help="only these topic numbers (repeat; default: all)")
     p.add_argument("--assessor", default="careful:bolt-distill", help="assessor name for carried lines")
     a = p.parse_args()
     if a.add:
         return add(a.add, a.judgments)
     if not a.runs or not a.corpus:
         p.error("give RUN.xml files and --corpus (or --add TODO.jsonl)")
-    return carry(a.runs, a.judgments, a.corpus, a.todo, a.assessor)
+    return carry(a.runs, a.judgments, a.corpus, a.todo, a.assessor, set(a.topic or ()))
 
 
 if __name__ == "__main__":
