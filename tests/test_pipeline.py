@@ -474,17 +474,18 @@ def test_with_feedback_adds_anchors_to_arabic_and_chinese_queries_only():
 def test_cross_language_gate_needs_two_concepts_an_anchor_or_an_on_topic_thread(searcher):
     from bolt.pipeline import Distiller, SystemConfig, plan_query
     from bolt.pipeline.candidates import Sentence
+    from bolt.pipeline.main_system import MainSystem
 
-    d = Distiller(searcher, searcher.corpus, SystemConfig())
+    m = MainSystem(Distiller(searcher, searcher.corpus, SystemConfig()))
     plan = plan_query("flood rescue army 2012")
     s = Sentence("t", "p1", "arz", 0, 10, "الفيضان كان كبير", 0, 1.0, 0)
-    assert not d._cross_language_evidence(plan, s, frozenset({"flood"}))
-    assert d._cross_language_evidence(plan, s, frozenset({"flood", "armi"}))
-    assert d._cross_language_evidence(plan, s, frozenset({"flood"}), thread_coverage=0.5)
+    assert not m.cross_language_evidence(plan, s, frozenset({"flood"}))
+    assert m.cross_language_evidence(plan, s, frozenset({"flood", "armi"}))
+    assert m.cross_language_evidence(plan, s, frozenset({"flood"}), thread_relevance=0.5)
     s2 = Sentence("t", "p1", "arz", 0, 10, "الفيضان سنة ٢٠١٢", 0, 1.0, 0)
-    assert d._cross_language_evidence(plan, s2, frozenset({"flood"}))  # the number is an anchor
-    loose = Distiller(searcher, searcher.corpus, SystemConfig(xl_min_concepts=1))
-    assert loose._cross_language_evidence(plan, s, frozenset({"flood"}))
+    assert m.cross_language_evidence(plan, s2, frozenset({"flood"}))  # the number is an anchor
+    loose = MainSystem(Distiller(searcher, searcher.corpus, SystemConfig(xl_min_concepts=1)))
+    assert loose.cross_language_evidence(plan, s, frozenset({"flood"}))
 
 
 def test_arabic_lexicon_is_large_and_has_egyptian_forms():
