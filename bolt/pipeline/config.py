@@ -51,7 +51,9 @@ class SystemConfig:
     ``opening_weight``, later posts of its author ``asker_weight``; with ``drop_signatures`` a
     sentence its author repeats in two posts is dropped. At most ``max_per_post`` bullets from
     one post (0: no limit); a sentence's score is multiplied by its thread's relevance relative to
-    the best thread of its language, raised to ``thread_focus`` (0: off); when the best score is below ``weak_score``, at most ``weak_bullets``.
+    the best thread of its language, raised to ``thread_focus`` (0: off), for languages scored with
+    the embedding model; their clusters must score >= ``rel_threshold`` x the best of their
+    language, the others' (lexical evidence only, a coarser score) >= ``xl_rel_threshold`` x; when the best score is below ``weak_score``, at most ``weak_bullets``.
     """
 
     name: str = "main"
@@ -73,6 +75,7 @@ class SystemConfig:
     dup_jaccard: float = 0.5
     dup_concepts: float = 0.8
     rel_threshold: float = 0.7
+    xl_rel_threshold: float = 0.4
     abs_floor: float = 0.2
     lang_quota: int = 2
     min_coverage: float = 0.5
@@ -106,7 +109,7 @@ class SystemConfig:
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
-                  "rel_threshold", "abs_floor", "min_coverage", "xl_thread_coverage", "w_thread_semantic",
+                  "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "xl_thread_coverage", "w_thread_semantic",
                   "opening_weight", "asker_weight", "weak_score"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")

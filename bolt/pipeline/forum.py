@@ -38,12 +38,14 @@ def thread_roles(thread, sentences: Iterable[Sentence]) -> ThreadRoles:
 
 
 def role_weight(thread, post_id: str, roles: ThreadRoles, opening: float, asker: float) -> float:
-    """``opening`` for the opening post of a thread that asks (0.8 for one that does not ask),
-    ``asker`` for later posts by the asker, 1.0 for replies by anybody else."""
-    if roles.opening is None:
+    """``opening`` for the opening post of a thread that asks, ``asker`` for later posts by the
+    asker, 1.0 for replies by anybody else. A thread that opens without a question reports or
+    announces something: its opening post is evidence like any other, and so are its author's
+    later posts."""
+    if roles.opening is None or not roles.asks:
         return 1.0
     if post_id == roles.opening:
-        return opening if roles.asks else max(opening, 0.8)
+        return opening
     if roles.asker:
         post = thread.post(post_id)
         if post is not None and post.author == roles.asker:

@@ -64,7 +64,7 @@ class MainSystem:
         for p in posts:
             langs.setdefault(p.thread, p.lang)
             best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
-        semantic = [t for t, lg in sorted(langs.items()) if cfg.w_thread_semantic > 0 and (cfg.multilingual or lg == "eng")]
+        semantic = [t for t, lg in sorted(langs.items()) if cfg.w_thread_semantic > 0 and self._embedded(lg)]
         lexical = [t for t in sorted(langs) if t not in set(semantic)]
         rel: dict[str, float] = {}
         if lexical:
@@ -80,6 +80,10 @@ class MainSystem:
             for t, v in zip(semantic, vecs):
                 rel[t] = w * max(0.0, float(v @ q)) + (1 - w) * best[t]
         return rel
+
+    def _embedded(self, lang: str) -> bool:
+        """Whether sentences and threads of ``lang`` are scored with the embedding model."""
+        return self.d.config.multilingual or lang == "eng"
 
     def _embedder(self):
         from bolt.embedding import get_embedder
@@ -134,7 +138,7 @@ class MainSystem:
             lexical = concept_scores(plan, matched)
             coverage = coverage_scores(plan, sents, matched)
         with d.stage("embed"):
-            eligible = [i for i, s in enumerate(sents) if cfg.multilingual or s.lang == "eng"]
+            eligible = [i for i, s in enumerate(sents) if self._embedded(s.lang)]
             eligible.sort(key=lambda i: (-(lexical[i] + trel.get(sents[i].thread, 0.0) + sents[i].retrieval)
                                          * prior[i], sentence_key(sents[i])))
             eligible = eligible[: cfg.embed_top]
@@ -161,11 +165,19 @@ class MainSystem:
                 base = cfg.w_lexical * lexical[i] + (1 - cfg.w_lexical) * sem
                 rel = ((1 - cfg.w_retrieval - cfg.w_thread) * base + cfg.w_thread * focus[s.thread]
                        + cfg.w_retrieval * s.retrieval)
-                scores.append(rel * prior[i] * focus[s.thread] ** cfg.thread_focus)
+                # the sharp focus needs the semantic thread relevance; lexical coverage is too coarse
+                sharp = cfg.thread_focus if self._embedded(s.lang) else 0.0
+                scores.append(rel * prior[i] * focus[s.thread] ** sharp)
         with d.stage("cluster"):
             order = sorted(range(len(sents)), key=lambda i: (-scores[i], sentence_key(sents[i])))
             best = scores[order[0]]
-            cut = max(cfg.abs_floor, cfg.rel_threshold * best)
+            # relative to the best sentence of the same language: sentences with and without an
+            # embedding are not quite on one scale
+            lang_best: dict[str, float] = {}
+            for i in order:
+                lang_best.setdefault(sents[i].lang, scores[i])
+            cut = {lg: max(cfg.abs_floor, (cfg.rel_threshold if self._embedded(lg) else cfg.xl_rel_threshold) * b)
+                   for lg, b in lang_best.items()}
             # Only sentences that could head or join a kept cluster are clustered.
             order = [i for i in order if scores[i] >= cfg.abs_floor * 0.5]
             clusters = cluster(order, sents, vectors, matched, cfg.dup_cosine, cfg.dup_jaccard,
@@ -182,7 +194,7 @@ class MainSystem:
                     continue
                 if cfg.max_per_post and per_post.get((head.thread, head.post), 0) >= cfg.max_per_post:
                     continue
-                if scores[c.head] >= cut:
+                if scores[c.head] >= cut[head.lang]:
                     above.append(c)
                 elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
                       and coverage[c.head] >= cfg.min_coverage and scores[c.head] >= cfg.abs_floor):
