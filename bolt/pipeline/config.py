@@ -45,7 +45,8 @@ class SystemConfig:
     (0 threads: off).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
-    its headline and opening post; the ``expand_threads`` most relevant threads are expanded.
+    its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the
+    others get the retrieval part only); the ``expand_threads`` most relevant threads are expanded.
     With ``informative`` each sentence's score is multiplied by its informativeness prior
     (``bolt.pipeline.informative``); sentences of the opening post of a thread that asks weigh
     ``opening_weight``, later posts of its author ``asker_weight``; with ``drop_signatures`` a
@@ -92,6 +93,7 @@ class SystemConfig:
     xl_evidence: int = 10
     w_thread_semantic: float = 0.6
     thread_focus: float = 2.0
+    thread_top: int = 12
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.5
@@ -105,7 +107,7 @@ class SystemConfig:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
-                  "max_per_post", "weak_bullets"):
+                  "max_per_post", "weak_bullets", "thread_top"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",

@@ -46,8 +46,8 @@ class MainSystem:
         if th is None:
             return ""
         first = th.posts[0].id if th.posts else None
-        opening = [s.text for s in self.d.thread_sentences(thread_id, lang) if s.post == first][:4]
-        return " ".join([th.headline, *opening])[:600]
+        opening = [s.text for s in self.d.thread_sentences(thread_id, lang) if s.post == first][:3]
+        return " ".join([th.headline, *opening])[:400]
 
     def thread_relevance(self, query: str, plan: QueryPlan, posts: list[CandidatePost]) -> dict[str, float]:
         """Per candidate thread, in [0, 1]: how much the thread as a whole is about the query.
@@ -64,19 +64,31 @@ class MainSystem:
         for p in posts:
             langs.setdefault(p.thread, p.lang)
             best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
-        semantic = [t for t, lg in sorted(langs.items()) if cfg.w_thread_semantic > 0 and self._embedded(lg)]
-        lexical = [t for t in sorted(langs) if t not in set(semantic)]
+        # the ``thread_top`` best-retrieved threads of an embedded language are embedded (the cost
+        # of this stage); the others keep the retrieval part only
+        semantic: list[str] = []
+        if cfg.w_thread_semantic > 0:
+            for lang in {lg for lg in langs.values() if self._embedded(lg)}:
+                mine = sorted((t for t, lg in langs.items() if lg == lang), key=lambda t: (-best[t], t))
+                semantic.extend(mine[: cfg.thread_top])
+        semantic.sort()
         rel: dict[str, float] = {}
-        if lexical:
-            pseudo = [Sentence(t, "", langs[t], 0, 0, "", 0, 0.0, 0) for t in lexical]
-            cov = coverage_scores(plan, pseudo, [self.d.thread_concepts(plan, s.thread, s.lang) for s in pseudo])
-            rel.update({s.thread: c for s, c in zip(pseudo, cov)})
+        with self.d.stage("score"):
+            lexical = [t for t in sorted(langs) if not self._embedded(langs[t]) or cfg.w_thread_semantic <= 0]
+            if lexical:
+                pseudo = [Sentence(t, "", langs[t], 0, 0, "", 0, 0.0, 0) for t in lexical]
+                cov = coverage_scores(plan, pseudo, [self.d.thread_concepts(plan, s.thread, s.lang) for s in pseudo])
+                rel.update({s.thread: c for s, c in zip(pseudo, cov)})
+            w = cfg.w_thread_semantic
+            for t in langs:
+                if t not in rel:
+                    rel[t] = (1 - w) * best[t]
+            texts = [self.thread_text(t, langs[t]) for t in semantic]
         if semantic:
             with self.d.stage("embed"):
                 emb = self._embedder()
-                vecs = emb.encode([self.thread_text(t, langs[t]) for t in semantic])
+                vecs = emb.encode(texts)
                 q = emb.encode([query])[0]
-            w = cfg.w_thread_semantic
             for t, v in zip(semantic, vecs):
                 rel[t] = w * max(0.0, float(v @ q)) + (1 - w) * best[t]
         return rel
@@ -123,8 +135,7 @@ class MainSystem:
     def distill(self, query: str) -> list[DistilledBullet]:
         d, cfg = self.d, self.d.config
         plan, posts = d.retrieve_with_feedback(d.plan(query))
-        with d.stage("score"):
-            trel = self.thread_relevance(query, plan, posts)
+        trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
         sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
         if not sents:
             return []
