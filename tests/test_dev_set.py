@@ -117,3 +117,22 @@ def test_careful_judgments_are_well_formed_and_cover_every_topic():
     relevant = [j for j in js if j.facets]
     assert relevant and all(0 < j.responsive_words <= j.words for j in relevant)
     assert all(j.responsive_words == 0 for j in js if not j.facets)
+
+
+def test_main_answers_real_threads_from_the_thread_that_asks(real_samples, tmp_path):
+    """On the real eBay threads, main's first bullet for two tuning topics comes from the thread
+    holding the topic's nuggets (a real index and the real model), and no bullet is chatter."""
+    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline.informative import informativeness
+    from bolt.topics import read_topics
+    from indexing.search import build_index, open_index
+
+    build_index([real_samples / "bolt-eng-DF-215.xml"], tmp_path / "i", backend="bm25", progress=False)
+    with open_index(tmp_path / "i") as s:
+        d = Distiller(s, s.corpus, SystemConfig())
+        for t in [t for t in read_topics(TOPICS) if t.number in ("2.002", "2.003")]:
+            bullets = d.distill(t.query)
+            nugget_threads = {n.post for f in t.facets for n in f.nuggets}
+            assert 1 <= len(bullets) <= 10
+            assert bullets[0].sources[0][0] in nugget_threads
+            assert all(informativeness(b.text) >= 0.5 for b in bullets)
