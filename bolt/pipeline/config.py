@@ -43,6 +43,18 @@ class SystemConfig:
     ``xl_min_concepts`` query concepts, one sentence of a post not yet cited, the one whose
     back-translation shares most with the query and the ``xl_evidence`` best English sentences
     (0 threads: off).
+    Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
+    everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
+    its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the
+    others get the retrieval part only); the ``expand_threads`` most relevant threads are expanded.
+    With ``informative`` each sentence's score is multiplied by its informativeness prior
+    (``bolt.pipeline.informative``); sentences of the opening post of a thread that asks weigh
+    ``opening_weight``, later posts of its author ``asker_weight``; with ``drop_signatures`` a
+    sentence its author repeats in two posts is dropped. At most ``max_per_post`` bullets from
+    one post (0: no limit); a sentence's score is multiplied by its thread's relevance relative to
+    the best thread of its language, raised to ``thread_focus`` (0: off), for languages scored with
+    the embedding model; their clusters must score >= ``rel_threshold`` x the best of their
+    language, the others' (lexical evidence only, a coarser score) >= ``xl_rel_threshold`` x; when the best score is below ``weak_score``, at most ``weak_bullets``.
     """
 
     name: str = "main"
@@ -63,7 +75,8 @@ class SystemConfig:
     dup_cosine: float = 0.8
     dup_jaccard: float = 0.5
     dup_concepts: float = 0.8
-    rel_threshold: float = 0.4
+    rel_threshold: float = 0.7
+    xl_rel_threshold: float = 0.4
     abs_floor: float = 0.2
     lang_quota: int = 2
     min_coverage: float = 0.5
@@ -78,18 +91,32 @@ class SystemConfig:
     xl_thread_coverage: float = 0.5
     xl_threads: int = 1
     xl_evidence: int = 10
+    w_thread_semantic: float = 0.6
+    thread_focus: float = 2.0
+    thread_top: int = 12
+    informative: bool = True
+    drop_signatures: bool = True
+    opening_weight: float = 0.5
+    asker_weight: float = 0.6
+    max_per_post: int = 2
+    weak_score: float = 0.0
+    weak_bullets: int = 3
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
-                  "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence"):
+                  "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
+                  "max_per_post", "weak_bullets", "thread_top"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
-                  "rel_threshold", "abs_floor", "min_coverage", "xl_thread_coverage"):
+                  "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "xl_thread_coverage", "w_thread_semantic",
+                  "opening_weight", "asker_weight", "weak_score"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
+        if not 0.0 <= self.thread_focus <= 10.0:
+            raise ValueError(f"thread_focus must be in [0, 10], got {self.thread_focus}")
 
     def k_for(self, lang: str) -> int:
         return {"eng": self.k_eng, "arz": self.k_arz, "cmn": self.k_cmn}.get(lang, self.k_eng)

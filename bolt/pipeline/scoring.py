@@ -1,4 +1,4 @@
-"""Sentence scores: normalised concept BM25 (any language), embedding cosine, plain BM25.
+"""Sentence scores: normalised concept BM25 (any language) and plain BM25 (the embedding cosine is in ``main``).
 
 *Concept score*: BM25 with k1 = 0 (a concept counts once per sentence: sentences are short)
 over the query's concepts, with a damped idf from the candidate pool (:func:`concept_idf`),
@@ -64,18 +64,6 @@ def coverage_scores(plan: QueryPlan, sentences: Sequence[Sentence], matched: Seq
         total = sum(idf[c.stem] for c in plan.concepts if expressible(c, s.lang))
         out.append(sum(idf[c] for c in m) / total if total > 0 else 0.0)
     return [min(1.0, x) for x in out]
-
-
-def cosine_scores(query: str, texts: Sequence[str], model: str | None) -> list[float]:
-    """Cosine of each text to the query with the configured embedding model (clipped at 0)."""
-    if not texts:
-        return []
-    from bolt.embedding import get_embedder
-
-    emb = get_embedder(model)
-    q = emb.encode([query])[0]
-    m = emb.encode(list(texts))
-    return [max(0.0, float(x)) for x in m @ q]
 
 
 def bm25_scores(plan: QueryPlan, sentences: Sequence[Sentence], k1: float = 1.2, b: float = 0.75) -> list[float]:

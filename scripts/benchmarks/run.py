@@ -1,7 +1,7 @@
 """bolt run: quality of the three systems on the sample topics, and per-topic latency by stage.
 
-``python scripts/bench.py run [--part quality] [--part latency] [--backend lucene] [--workdir DIR]
-[--gen-dir DIR]``
+``python scripts/bench.py run [--part quality] [--part latency] [--part dev] [--backend lucene]
+[--workdir DIR] [--gen-dir DIR]``
 
 *quality*: builds an index of the bundled sample collection, runs ``main``, ``lead``,
 ``bm25-sentences`` and ``main`` without query translation on ``topics/sample.queries.xml``,
@@ -14,6 +14,14 @@ that holds one of those nuggets), with and without translation.
 (a folder made by ``scripts/gen_corpus.py``, indexed here unless ``DIR/index`` exists), on a
 generated collection; the time spent in each stage. Targets: main beats both references on mean
 F_GD and R_n; reach >= 80%; p50 <= 1 s per topic.
+
+*dev* (real forum threads; skipped when ``../shared/real-samples`` is absent): indexes
+``../shared/real-samples/bolt-eng-DF-215.xml``, runs the three systems on ``topics/ebay-dev.xml``,
+carries the careful judgments of ``tests/data/careful/ebay-dev.judgments.jsonl`` over to these
+runs by (topic, bullet text) (``scripts/carry_judgments.py``; bullets never judged are counted
+and score as irrelevant), scores them with ``bolt score`` and averages per topic group
+(``topics/ebay-dev.groups.tsv``: tuning / held-out). Targets (tuning topics): main beats both
+references on mean F_GD and R_n; main F_GD >= 0.35 and R_n >= 0.5.
 """
 from __future__ import annotations
 
@@ -33,7 +41,8 @@ P50_TARGET = 1.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--part", action="append", choices=["quality", "latency"], help="default: both")
+    p.add_argument("--part", action="append", choices=["quality", "latency", "dev"],
+                   help="default: quality and latency (dev needs ../shared/real-samples)")
     p.add_argument("--backend", default="lucene", choices=["lucene", "bm25"])
     p.add_argument("--workdir", help="keep indexes and runs here (default: a temp folder)")
     p.add_argument("--gen-dir", help="folder made by scripts/gen_corpus.py, for the large-index latency")
@@ -209,6 +218,69 @@ def latency(args, work: Path) -> dict:
     return out
 
 
+REAL_DEV = REPO.parent / "shared" / "real-samples" / "bolt-eng-DF-215.xml"
+DEV_TOPICS = REPO / "topics" / "ebay-dev.xml"
+DEV_GROUPS = REPO / "topics" / "ebay-dev.groups.tsv"
+DEV_JUDGMENTS = REPO / "tests" / "data" / "careful" / "ebay-dev.judgments.jsonl"
+
+
+def dev(args, work: Path) -> dict:
+    """The three systems on the real-thread development topics, by the careful judgments."""
+    import contextlib
+    import importlib.util
+    import io
+    import shutil
+
+    if not REAL_DEV.exists():
+        return {"skipped": f"{REAL_DEV} is absent"}
+    from bolt.pipeline import Distiller, parse_config
+    from bolt.pipeline.run import run_topics
+    from bolt.submission import write_run
+    from bolt.topics import read_topics
+    from indexing.search import open_index
+
+    def script(name: str):
+        spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    carry, dev_scores = script("carry_judgments"), script("dev_scores")
+    index = _index(REAL_DEV, work / f"ebay-dev-{args.backend}", args.backend)
+    searcher = open_index(index)
+    topics = read_topics(DEV_TOPICS)
+    runs = {}
+    for name, spec in {"main": args.main, "lead": "lead", "bm25-sentences": "bm25-sentences"}.items():
+        cfg = parse_config(spec)
+        out = work / f"dev-{name}.xml"
+        write_run(f"dev-{name}", run_topics(topics, Distiller(searcher, searcher.corpus, cfg), progress=False), out,
+                  system=cfg.name, settings=repr(cfg))
+        runs[name] = out
+    judgments = work / "dev-judgments.jsonl"
+    shutil.copyfile(DEV_JUDGMENTS, judgments)
+    todo = work / "dev-todo.jsonl"
+    with contextlib.redirect_stderr(io.StringIO()):
+        carry.carry(list(runs.values()), judgments, [str(REAL_DEV)], todo, "careful:carried")
+    unjudged = sum(1 for line in todo.read_text(encoding="utf-8").splitlines() if line.strip())
+    s = _bolt("score", *runs.values(), "--topics", DEV_TOPICS, "--judgments", judgments, "--corpus", REAL_DEV,
+              "--json")
+    if s.returncode != 0:
+        return {"error": "bolt score failed: " + s.stderr.strip()[-500:]}
+    means = dev_scores.group_means(json.loads(s.stdout), dev_scores.read_groups(DEV_GROUPS))
+    table = {g: {name.removeprefix("dev-"): {m: round(v, 4) for m, v in ms.items()} for name, ms in runs_.items()}
+             for g, runs_ in means.items()}
+    t = table["tuning"]
+    m, lead, bm = t["main"], t["lead"], t["bm25-sentences"]
+    targets = {
+        "dev_tuning_main_beats_refs_F_GD": m["F_GD"] > max(lead["F_GD"], bm["F_GD"]),
+        "dev_tuning_main_beats_refs_R_n": m["R_n"] > max(lead["R_n"], bm["R_n"]),
+        "dev_tuning_main_F_GD_ge_0.35": m["F_GD"] >= 0.35,
+        "dev_tuning_main_R_n_ge_0.5": m["R_n"] >= 0.5,
+    }
+    return {"index": str(index), "topics": len(topics), "means": table, "unjudged_bullets": unjudged,
+            "unjudged_list": str(todo), "targets": targets}
+
+
 def run(args) -> dict:
     parts = args.part or ["quality", "latency"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -219,9 +291,12 @@ def run(args) -> dict:
             result["quality"] = quality(args, work)
         if "latency" in parts:
             result["latency"] = latency(args, work)
+        if "dev" in parts:
+            result["dev"] = dev(args, work)
     failed = []
     q = result.get("quality", {})
     failed += [k for k, ok in q.get("targets", {}).items() if not ok]
+    failed += [k for k, ok in result.get("dev", {}).get("targets", {}).items() if not ok]
     for name, lat in result.get("latency", {}).items():
         if not lat.get("p50_met", True):
             failed.append(f"p50_{name}")

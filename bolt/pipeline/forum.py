@@ -1,0 +1,88 @@
+"""What the structure of a forum thread says about its sentences: who asks, who answers, what is a signature.
+
+- The *opening post* of a thread usually asks; its sentences describe the asker's situation and
+  rarely answer anybody's query. Later posts by the same author (the *asker*) are mostly
+  follow-ups and thanks. Replies by other people carry the answers.
+- A *signature* is text an author repeats at the end of several posts (a motto, a quotation, a
+  shop slogan, board rules pasted again): the same sentence by the same author in two or more
+  posts is never an answer.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from bolt.pipeline.candidates import Sentence
+
+QUESTION = re.compile(r"[?؟？]")
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadRoles:
+    """The opening post's id, its author, and whether it asks a question."""
+
+    opening: str | None
+    asker: str | None
+    asks: bool
+
+
+def thread_roles(thread, sentences: Iterable[Sentence]) -> ThreadRoles:
+    """Roles of one thread, from its first post and that post's own sentences."""
+    posts = thread.posts if thread is not None else ()
+    if not posts:
+        return ThreadRoles(None, None, False)
+    first = posts[0]
+    asks = any(QUESTION.search(s.text) for s in sentences if s.post == first.id)
+    return ThreadRoles(first.id, first.author, asks)
+
+
+def role_weight(thread, post_id: str, roles: ThreadRoles, opening: float, asker: float) -> float:
+    """``opening`` for the opening post of a thread that asks, ``asker`` for later posts by the
+    asker, 1.0 for replies by anybody else. A thread that opens without a question reports or
+    announces something: its opening post is evidence like any other, and so are its author's
+    later posts."""
+    if roles.opening is None or not roles.asks:
+        return 1.0
+    if post_id == roles.opening:
+        return opening
+    if roles.asker:
+        post = thread.post(post_id)
+        if post is not None and post.author == roles.asker:
+            return asker
+    return 1.0
+
+
+def normalised(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def signatures(threads: Iterable, sentences_of, tail: int = 3) -> frozenset[tuple[str, str]]:
+    """(author, normalised sentence) pairs that are one author's signature in ``threads``.
+
+    A signature closes a post: the sentence is among the last ``tail`` sentences of two or more
+    posts by one author, and in at least one of them some text of the post comes before it (a
+    post that is only the sentence is a repost, not a signature). ``sentences_of(thread)`` gives
+    a thread's own-text sentences. Short sentences (under four words) are left alone: "Thanks!"
+    repeats without being a signature, and chatter is handled by :mod:`bolt.pipeline.informative`.
+    """
+    seen: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    after_text: set[tuple[str, str]] = set()
+    for th in threads:
+        if th is None:
+            continue
+        sents = list(sentences_of(th))
+        count: dict[str, int] = {}
+        for s in sents:
+            count[s.post] = max(count.get(s.post, 0), s.position + 1)
+        for s in sents:
+            post = th.post(s.post)
+            if post is None or not post.author or s.position < count[s.post] - tail:
+                continue
+            key = (post.author, normalised(s.text))
+            if len(key[1].split()) < 4:
+                continue
+            seen.setdefault(key, set()).add((th.id, s.post))
+            if s.position > 0:
+                after_text.add(key)
+    return frozenset(k for k, where in seen.items() if len(where) >= 2 and k in after_text)

@@ -1,0 +1,339 @@
+"""``main``: the baseline to beat. Stages (docs/system.md says why each one is there):
+
+1. *translate* the query (lexicons) and *retrieve* passages per language, English first; its best
+   passages' shared numbers and names join the Arabic and Chinese queries (feedback).
+2. *thread relevance*: what a thread is about is its headline and opening post; each candidate
+   thread gets the cosine of that text to the query (English, with the embedding model) blended
+   with the query coverage of everything the thread says (any language).
+3. *expand* the ``expand_threads`` most relevant threads per language: every post is a candidate,
+   since replies answer without repeating the query's words.
+4. *sentences* of the candidates' own text (never quotes), questions dropped; signatures (a
+   sentence an author repeats across posts) dropped.
+5. *score*: relevance (query concepts, embedding cosine, thread relevance, retrieval) times an
+   *informativeness* prior (:mod:`bolt.pipeline.informative`: chatter, thanks, personal history
+   and rants score low) times a *role* weight (:mod:`bolt.pipeline.forum`: the opening question
+   and the asker's follow-ups rarely answer).
+6. *cluster* near-duplicates (one bullet per cluster, citing every post in it) and *select*:
+   clusters scoring >= ``rel_threshold`` x best and >= ``abs_floor``, at most ``max_per_post``
+   from one post, at most ``max_bullets``; when even the best evidence is weak (best score below
+   ``weak_score``) at most ``weak_bullets``. Arabic and Chinese keep their own quota and a
+   thread-first pick (cross-language reach).
+"""
+from __future__ import annotations
+
+import math
+
+from bolt.pipeline.anchors import sentence_anchors
+from bolt.pipeline.candidates import CandidatePost, Sentence
+from bolt.pipeline.forum import normalised, role_weight, signatures, thread_roles
+from bolt.pipeline.informative import informativeness
+from bolt.pipeline.redundancy import Cluster, cluster
+from bolt.pipeline.scoring import concept_scores, coverage_scores, expressible, matched_concepts
+from bolt.pipeline.systems import DistilledBullet, Distiller, sentence_key
+from bolt.pipeline.translate import QueryPlan
+
+
+class MainSystem:
+    """``main`` over the shared stages of a :class:`Distiller`."""
+
+    def __init__(self, stages: Distiller) -> None:
+        self.d = stages
+
+    # -- thread-level evidence ---------------------------------------------------------------
+    def thread_text(self, thread_id: str, lang: str) -> str:
+        """Headline plus the opening post's first sentences: what the thread is about."""
+        th = self.d.thread(thread_id)
+        if th is None:
+            return ""
+        first = th.posts[0].id if th.posts else None
+        opening = [s.text for s in self.d.thread_sentences(thread_id, lang) if s.post == first][:3]
+        return " ".join([th.headline, *opening])[:400]
+
+    def thread_relevance(self, query: str, plan: QueryPlan, posts: list[CandidatePost]) -> dict[str, float]:
+        """Per candidate thread, in [0, 1]: how much the thread as a whole is about the query.
+
+        With an embedding for the thread's language: ``w_thread_semantic`` x the cosine of the
+        query to the thread's headline and opening post (what the thread is about) + the rest x
+        the thread's best retrieval score (whether some post of it matches the query's words).
+        Otherwise the query coverage of everything the thread says (headline and every sentence),
+        the only evidence there is across languages.
+        """
+        cfg = self.d.config
+        langs: dict[str, str] = {}
+        best: dict[str, float] = {}
+        for p in posts:
+            langs.setdefault(p.thread, p.lang)
+            best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
+        # the ``thread_top`` best-retrieved threads of an embedded language are embedded (the cost
+        # of this stage); the others keep the retrieval part only
+        semantic: list[str] = []
+        if cfg.w_thread_semantic > 0:
+            for lang in {lg for lg in langs.values() if self._embedded(lg)}:
+                mine = sorted((t for t, lg in langs.items() if lg == lang), key=lambda t: (-best[t], t))
+                semantic.extend(mine[: cfg.thread_top])
+        semantic.sort()
+        rel: dict[str, float] = {}
+        with self.d.stage("score"):
+            lexical = [t for t in sorted(langs) if not self._embedded(langs[t]) or cfg.w_thread_semantic <= 0]
+            if lexical:
+                pseudo = [Sentence(t, "", langs[t], 0, 0, "", 0, 0.0, 0) for t in lexical]
+                cov = coverage_scores(plan, pseudo, [self.d.thread_concepts(plan, s.thread, s.lang) for s in pseudo])
+                rel.update({s.thread: c for s, c in zip(pseudo, cov)})
+            w = cfg.w_thread_semantic
+            for t in langs:
+                if t not in rel:
+                    rel[t] = (1 - w) * best[t]
+            texts = [self.thread_text(t, langs[t]) for t in semantic]
+        if semantic:
+            with self.d.stage("embed"):
+                emb = self._embedder()
+                vecs = emb.encode(texts)
+                q = emb.encode([query])[0]
+            for t, v in zip(semantic, vecs):
+                rel[t] = w * max(0.0, float(v @ q)) + (1 - w) * best[t]
+        return rel
+
+    def _embedded(self, lang: str) -> bool:
+        """Whether sentences and threads of ``lang`` are scored with the embedding model."""
+        return self.d.config.multilingual or lang == "eng"
+
+    def _embedder(self):
+        from bolt.embedding import get_embedder
+
+        return get_embedder(self.d.config.model)
+
+    def expand(self, posts: list[CandidatePost], relevance: dict[str, float]) -> list[CandidatePost]:
+        """Add every post of the ``expand_threads`` most relevant threads per language.
+
+        Forum threads stay on one subject, and later replies carry the facts without repeating
+        the query's words (nor its names, in another script); their prior is the thread's best
+        post score, halved.
+        """
+        d, n = self.d, self.d.config.expand_threads
+        if n <= 0:
+            return posts
+        with d.stage("retrieve"):
+            have = {(p.thread, p.post) for p in posts}
+            best: dict[tuple[str, str], float] = {}
+            for p in posts:
+                key = (p.lang, p.thread)
+                best[key] = max(best.get(key, 0.0), p.norm)
+            out = list(posts)
+            for lang in d.langs:
+                threads = sorted(((-relevance.get(t, 0.0), -v, t) for (lg, t), v in best.items() if lg == lang))[:n]
+                for _, negv, tid in threads:
+                    th = d.thread(tid)
+                    if th is None:
+                        continue
+                    for post in th.posts:
+                        if (tid, post.id) not in have:
+                            have.add((tid, post.id))
+                            out.append(CandidatePost(tid, post.id, lang, 0.0, len(out), -negv * 0.5))
+            return out
+
+    # -- the system ----------------------------------------------------------------------------
+    def distill(self, query: str) -> list[DistilledBullet]:
+        d, cfg = self.d, self.d.config
+        plan, posts = d.retrieve_with_feedback(d.plan(query))
+        trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
+        sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
+        if not sents:
+            return []
+        with d.stage("score"):
+            prior = self.priors(sents)
+            keep = [i for i, p in enumerate(prior) if p > 0]
+            sents, prior = [sents[i] for i in keep], [prior[i] for i in keep]
+            if not sents:
+                return []
+            matched = matched_concepts(plan, sents)
+            lexical = concept_scores(plan, matched)
+            coverage = coverage_scores(plan, sents, matched)
+        with d.stage("embed"):
+            eligible = [i for i, s in enumerate(sents) if self._embedded(s.lang)]
+            eligible.sort(key=lambda i: (-(lexical[i] + trel.get(sents[i].thread, 0.0) + sents[i].retrieval)
+                                         * prior[i], sentence_key(sents[i])))
+            eligible = eligible[: cfg.embed_top]
+            vectors: dict[int, object] = {}
+            semantic: dict[int, float] = {}
+            if eligible:
+                emb = self._embedder()
+                mat = emb.encode([sents[i].text for i in eligible])
+                q = emb.encode([query])[0]
+                for row, i in enumerate(eligible):
+                    vectors[i] = mat[row]
+                    semantic[i] = max(0.0, float(mat[row] @ q))
+        with d.stage("score"):
+            # the thread's relevance relative to the best thread of its language: one scale per language
+            top: dict[str, float] = {}
+            for s in sents:
+                top[s.lang] = max(top.get(s.lang, 0.0), trel.get(s.thread, 0.0))
+            focus = {s.thread: (trel.get(s.thread, 0.0) / top[s.lang] if top[s.lang] > 0 else 0.0) for s in sents}
+            scores = []
+            for i, s in enumerate(sents):
+                # Without an embedding (Arabic/Chinese and an English-only model), the coverage of
+                # the concepts the language can express stands in for the semantic half.
+                sem = semantic[i] if i in semantic else coverage[i]
+                base = cfg.w_lexical * lexical[i] + (1 - cfg.w_lexical) * sem
+                rel = ((1 - cfg.w_retrieval - cfg.w_thread) * base + cfg.w_thread * focus[s.thread]
+                       + cfg.w_retrieval * s.retrieval)
+                # the sharp focus needs the semantic thread relevance; lexical coverage is too coarse
+                sharp = cfg.thread_focus if self._embedded(s.lang) else 0.0
+                scores.append(rel * prior[i] * focus[s.thread] ** sharp)
+        with d.stage("cluster"):
+            order = sorted(range(len(sents)), key=lambda i: (-scores[i], sentence_key(sents[i])))
+            best = scores[order[0]]
+            # relative to the best sentence of the same language: sentences with and without an
+            # embedding are not quite on one scale
+            lang_best: dict[str, float] = {}
+            for i in order:
+                lang_best.setdefault(sents[i].lang, scores[i])
+            cut = {lg: max(cfg.abs_floor, (cfg.rel_threshold if self._embedded(lg) else cfg.xl_rel_threshold) * b)
+                   for lg, b in lang_best.items()}
+            # Only sentences that could head or join a kept cluster are clustered.
+            order = [i for i in order if scores[i] >= cfg.abs_floor * 0.5]
+            clusters = cluster(order, sents, vectors, matched, cfg.dup_cosine, cfg.dup_jaccard,
+                               cfg.dup_concepts)
+        with d.stage("select"):
+            cap = cfg.max_bullets if best >= cfg.weak_score else min(cfg.max_bullets, cfg.weak_bullets)
+            above, extra = [], []
+            per_lang: dict[str, int] = {}
+            per_post: dict[tuple[str, str], int] = {}
+            for c in clusters:  # best first
+                head = sents[c.head]
+                if head.lang != "eng" and not self.cross_language_evidence(plan, head, matched[c.head],
+                                                                            trel.get(head.thread, 0.0)):
+                    continue
+                if cfg.max_per_post and per_post.get((head.thread, head.post), 0) >= cfg.max_per_post:
+                    continue
+                if scores[c.head] >= cut[head.lang]:
+                    above.append(c)
+                elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
+                      and coverage[c.head] >= cfg.min_coverage and scores[c.head] >= cfg.abs_floor):
+                    extra.append(c)
+                else:
+                    continue
+                per_lang[head.lang] = per_lang.get(head.lang, 0) + 1
+                per_post[(head.thread, head.post)] = per_post.get((head.thread, head.post), 0) + 1
+            extra = extra[: cfg.max_bullets // 2]
+            keep = above[: max(0, cap - len(extra))] + extra
+            # thread-first picks share the non-English half of the budget with ``extra`` and take
+            # the place of the lowest English bullets when the list is full
+            first = self._thread_first(plan, posts, sents, scores, order, keep)
+            first = first[: max(0, cfg.max_bullets // 2 - len(extra))]
+            if first:
+                above = above[: max(0, cap - len(extra) - len(first))]
+                keep = above + extra + first
+            keep.sort(key=lambda c: (-scores[c.head], sentence_key(sents[c.head])))
+            return [self._bullet(c, sents, scores) for c in keep]
+
+    def priors(self, sents: list[Sentence]) -> list[float]:
+        """Per sentence: informativeness x role weight; 0 for a signature (dropped)."""
+        d, cfg = self.d, self.d.config
+        threads = {s.thread: s.lang for s in sents}
+        sigs = signatures((d.thread(t) for t in sorted(threads)),
+                          lambda th: d.thread_sentences(th.id, threads[th.id])) if cfg.drop_signatures else ()
+        roles = {t: thread_roles(d.thread(t), d.thread_sentences(t, lg)) for t, lg in threads.items()}
+        out = []
+        for s in sents:
+            th = d.thread(s.thread)
+            post = th.post(s.post) if th is not None else None
+            if sigs and post is not None and (post.author, normalised(s.text)) in sigs:
+                out.append(0.0)
+                continue
+            info = informativeness(s.text, s.lang) if cfg.informative else 1.0
+            out.append(info * role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight))
+        return out
+
+    def _bullet(self, c: Cluster, sents: list[Sentence], scores: list[float]) -> DistilledBullet:
+        head = sents[c.head]
+        sources = [(head.thread, head.offset)]
+        seen_posts = {(head.thread, head.post)}
+        for m in sorted(c.members[1:], key=lambda i: sentence_key(sents[i])):
+            s = sents[m]
+            if (s.thread, s.post) in seen_posts or len(sources) >= self.d.config.max_sources:
+                continue
+            seen_posts.add((s.thread, s.post))
+            sources.append((s.thread, s.offset))
+        return DistilledBullet(head.text, tuple(sources), round(scores[c.head], 6), head.lang, self.d.gloss(head))
+
+    # -- Arabic and Chinese ------------------------------------------------------------------
+    def _thread_first(self, plan: QueryPlan, posts: list[CandidatePost], sents: list[Sentence],
+                      scores: list[float], order: list[int], keep: list) -> list:
+        """Thread-first selection for Arabic and Chinese: one sentence from each of the ``xl_threads``
+        best-retrieved threads of the language that cover the query (``xl_thread_coverage``) and
+        have no bullet yet, the one whose back-translation shares the most weight with the query and
+        the best English evidence (at least ``xl_min_concepts`` distinct terms).
+
+        Replies answer without repeating the query, so their concept score is low; their words,
+        mapped back to English, still meet the English evidence (numbers, names, key nouns).
+        """
+        from bolt.pipeline.backtranslate import gloss_bag
+
+        d, cfg = self.d, self.d.config
+        if cfg.xl_threads <= 0 or not cfg.translate:
+            return []
+        with d.stage("score"):
+            eng = [i for i in order if sents[i].lang == "eng"]
+            bags = {i: gloss_bag(sents[i].text, "eng") for i in eng}
+            evidence = {c.stem for c in plan.concepts} | {a.lower() for a in plan.anchors}
+            for i in eng[: cfg.xl_evidence]:
+                evidence |= bags[i]
+            # a query word, an anchor, or a number of two or more digits that the English evidence states
+            strong = ({c.stem for c in plan.concepts} | {a.lower() for a in plan.anchors}
+                      | {t for t in evidence if t.isdigit() and len(t) >= 2})
+            n = len(eng)
+            df: dict[str, int] = {}
+            for b in bags.values():
+                for t in b & evidence:
+                    df[t] = df.get(t, 0) + 1
+            weight = {t: math.log((n + 1) / (df.get(t, 0) + 0.5)) for t in evidence}
+            cited = {(sents[c.head].thread, sents[c.head].post) for c in keep}
+            texts = {sents[c.head].text for c in keep}
+            out = []
+            for lang in d.langs:
+                if lang == "eng":
+                    continue
+                best: dict[str, float] = {}
+                for p in posts:
+                    if p.lang == lang:
+                        best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
+                ranked = sorted(best, key=lambda t: (-best[t], t))[: cfg.xl_threads]
+                for tid in ranked:
+                    # the thread must speak of the query: its sentences and headline, read directly
+                    # or back-translated, express at least ``xl_min_concepts`` distinct query concepts
+                    idx = [i for i, s in enumerate(sents) if s.thread == tid]
+                    th = d.thread(tid)
+                    said = set(gloss_bag(th.headline, lang)) if th is not None else set()
+                    said |= d.thread_concepts(plan, tid, lang)
+                    for s in d.thread_sentences(tid, lang):
+                        said |= gloss_bag(s.text, lang)
+                    need = min(cfg.xl_min_concepts, sum(1 for c in plan.concepts if expressible(c, lang)) or 1)
+                    if sum(1 for c in plan.concepts if c.stem in said) < need:
+                        continue
+                    pick, pick_key = None, None
+                    for i in idx:
+                        s = sents[i]
+                        if s.text in texts or (s.thread, s.post) in cited:
+                            continue
+                        shared = gloss_bag(s.text, lang) & evidence
+                        if len(shared) < max(1, cfg.xl_min_concepts) or shared.isdisjoint(strong):
+                            continue
+                        k = (-sum(weight[t] for t in shared), -scores[i], sentence_key(s))
+                        if pick_key is None or k < pick_key:
+                            pick, pick_key = i, k
+                    if pick is not None:
+                        out.append(Cluster(pick, [pick]))
+                        texts.add(sents[pick].text)
+            return out
+
+    def cross_language_evidence(self, plan: QueryPlan, s: Sentence, matched: frozenset[str],
+                                 thread_relevance: float = 0.0) -> bool:
+        """A non-English sentence speaks of the query: enough distinct concepts, a shared anchor, or
+        one concept in a thread that covers the query well (see ``SystemConfig``)."""
+        cfg = self.d.config
+        if not plan.concepts:
+            return True
+        need = min(cfg.xl_min_concepts, sum(1 for c in plan.concepts if expressible(c, s.lang)) or 1)
+        if len(matched) >= need or (matched and thread_relevance >= cfg.xl_thread_coverage):
+            return True
+        return bool(plan.anchors) and not sentence_anchors(s.text).isdisjoint(plan.anchors)

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Carry careful (human) judgments over to new runs, so only NEW bullets need judging.
+
+SPEC §5 judgment lines are keyed by (topic, run, bullet position); when a system changes, the
+same sentence comes back at another position or in another run. This script keys a person's
+judgments by (topic, normalised bullet text) instead -- each line of the judgments file keeps the
+bullet's ``text`` as an optional key for this -- and a source's support by (topic, text, cited
+post unit)::
+
+    python scripts/carry_judgments.py RUN.xml... --judgments J.jsonl --corpus PATH... [--todo TODO.jsonl]
+
+For every bullet of every run that has no line of its own in J.jsonl, it appends to J.jsonl a
+line carried over from an earlier judgment of the same text (facets, responsive words, and the
+support of every source whose post was judged before). Bullets it cannot carry (new text, or a
+source citing a post never judged for that text) go to TODO.jsonl as lines to fill in: ``facets``,
+``responsive_words`` and each source's ``supports`` are null, and ``post_text`` shows the cited
+post's words near the offset. Fill them in, then add them with ``--add TODO.jsonl``.
+Exit status 1 while anything is left to judge, so a script can tell.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+
+def norm(text: str) -> str:
+    """Bullet text for matching: lower case, letters and digits only, single spaces."""
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def load_lines(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith('{"_meta"'):
+            continue
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            sys.exit(f"error: {path}:{n}: not JSON ({exc.msg}); fix the line and run again")
+    return out
+
+
+def _index(lines: list[dict]) -> tuple[dict, dict]:
+    """(topic, norm text) -> judgment, and (topic, norm text, thread, unit) -> supports."""
+    by_text, support = {}, {}
+    for j in lines:
+        if "text" not in j or j.get("facets") is None:
+            continue
+        k = (j["topic"], norm(j["text"]))
+        by_text.setdefault(k, j)
+        for s in j["sources"]:
+            if s.get("supports") is not None:
+                support.setdefault((*k, s["post"], s.get("unit")), s["supports"])
+    return by_text, support
+
+
+def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path | None, assessor: str,
+          only: set[str] | None = None) -> int:
+    from bolt.submission import read_run
+    from indexing.corpus import open_corpus
+    from indexing.lookup import count_words, text_at
+
+    corpus = open_corpus(corpus_paths)
+    lines = load_lines(judgments)
+    have = {(j["topic"], j["run"], j["bullet"]) for j in lines}
+    by_text, support = _index(lines)
+    new, pending = [], []
+    for path in runs:
+        run = read_run(path)
+        for number, res in sorted(run.results.items()):
+            if only and number not in only:
+                continue
+            for b in res.bullets:
+                if (number, run.run_id, b.position) in have:
+                    continue
+                k = (number, norm(b.text))
+                old = by_text.get(k)
+                sources, unknown = [], False
+                for s in b.sources:
+                    th = corpus.get(s.post)
+                    post = th.post_at(s.offset) if th is not None else None
+                    unit = post.id if post is not None else None
+                    sup = support.get((*k, s.post, unit))
+                    if unit is None:
+                        sup = False  # an offset outside every post supports nothing
+                    src = {"post": s.post, "offset": s.offset, "unit": unit, "supports": sup}
+                    if sup is None:
+                        unknown = True
+                        src["post_text"] = text_at(th, s.offset)[:300] if th is not None else ""
+                    sources.append(src)
+                line = {"topic": number, "run": run.run_id, "bullet": b.position, "assessor": assessor,
+                        "facets": list(old["facets"]) if old else None, "words": count_words(b.text),
+                        "responsive_words": old["responsive_words"] if old else None,
+                        "sources": sources, "text": b.text}
+                if old and old.get("notes"):
+                    line["notes"] = old["notes"]
+                (pending if (old is None or unknown) else new).append(line)
+    _append(judgments, new)
+    if todo is not None:
+        todo.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in pending), encoding="utf-8")
+    print(f"carried {len(new)} judgments into {judgments}; {len(pending)} bullets left to judge"
+          + (f" in {todo}" if todo else ""), file=sys.stderr)
+    return 1 if pending else 0
+
+
+def add(todo: Path, judgments: Path) -> int:
+    """Append filled-in TODO lines (every facets/responsive_words/supports given) to the judgments."""
+    lines = load_lines(todo)
+    bad = [f"{todo}:{i}" for i, j in enumerate(lines, 1)
+           if j.get("facets") is None or j.get("responsive_words") is None
+           or any(s.get("supports") is None for s in j["sources"])]
+    if bad:
+        print("error: not judged yet (fill in facets, responsive_words, supports): " + ", ".join(bad[:10]),
+              file=sys.stderr)
+        return 1
+    for j in lines:
+        for s in j["sources"]:
+            s.pop("post_text", None)
+    _append(judgments, lines)
+    print(f"added {len(lines)} judgments to {judgments}", file=sys.stderr)
+    return 0
+
+
+def _append(path: Path, lines: list[dict]) -> None:
+    if not lines:
+        return
+    with path.open("a", encoding="utf-8") as fh:
+        for j in lines:
+            fh.write(json.dumps(j, ensure_ascii=False) + "\n")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("runs", nargs="*", type=Path, help="run XML files to carry judgments over to")
+    p.add_argument("--judgments", type=Path, required=True, help="the careful judgments JSONL (appended to)")
+    p.add_argument("--corpus", nargs="+", default=[], help="corpus files or folders (to find each cited post)")
+    p.add_argument("--todo", type=Path, help="write bullets left to judge here")
+    p.add_argument("--add", type=Path, metavar="TODO", help="append a filled-in TODO file to the judgments")
+    p.add_argument("--topic", action="append", help="only these topic numbers (repeat; default: all)")
+    p.add_argument("--assessor", default="careful:bolt-distill", help="assessor name for carried lines")
+    a = p.parse_args()
+    if a.add:
+        return add(a.add, a.judgments)
+    if not a.runs or not a.corpus:
+        p.error("give RUN.xml files and --corpus (or --add TODO.jsonl)")
+    return carry(a.runs, a.judgments, a.corpus, a.todo, a.assessor, set(a.topic or ()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

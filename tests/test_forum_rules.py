@@ -1,0 +1,138 @@
+"""The forum rules of ``main``: informativeness priors, thread roles, signatures; and the systems' classes.
+
+Sentences are made up in the manner of any help forum (not taken from one corpus); expected
+values follow from the rules in bolt/pipeline/informative.py and bolt/pipeline/forum.py.
+"""
+from __future__ import annotations
+
+import pytest
+
+from bolt.pipeline.informative import informativeness
+
+
+@pytest.mark.parametrize("text", [
+    "Hi, welcome to the board!",
+    "Thanks so much for all your help, I really appreciate it.",
+    "Good luck with your new shop and have a great day.",
+    "lol that is so funny :)",
+    "http://www.example.com/help/page.html",
+    "I have been a member here for a long time and love it.",
+])
+def test_chatter_scores_low(text):
+    assert informativeness(text) <= 0.45
+
+
+@pytest.mark.parametrize("text", [
+    "If the tracking shows delivery, you should open a not-as-described case instead.",
+    "You can change the price up to 12 hours before the listing ends.",
+    "Go to Account > Preferences and select the option to block bidders.",
+    "Refunds are only allowed within 30 days because the payment expires after that.",
+])
+def test_specific_statements_score_high(text):
+    assert informativeness(text) >= 0.85
+
+
+def test_an_instruction_outranks_personal_history_on_the_same_subject():
+    history = "I have been selling handmade soap on this site for some years now."
+    rule = "Sellers must describe handmade soap ingredients, or the listing is removed."
+    assert informativeness(rule) > informativeness(history) * 1.5
+
+
+def test_shouting_and_exclamations_lower_the_prior():
+    calm = "The seller must refund the buyer when the item never arrives."
+    rant = "THE SELLER MUST REFUND THE BUYER WHEN THE ITEM NEVER ARRIVES!!!"
+    assert informativeness(rant) < informativeness(calm) * 0.5
+
+
+def test_non_english_sentences_get_the_neutral_prior_except_rant_marks():
+    assert informativeness("الفيضان دمر بيوت كتير في المدينة", "arz") == 1.0
+    assert informativeness("洪水摧毁了两百多所房屋", "cmn") == 1.0
+    assert informativeness("哈哈哈 太好了!!", "cmn") < 0.5
+
+
+# ------------------------------------------------------------------ thread roles and signatures
+
+def _thread(tmp_path, posts: list[tuple[str, str]]):
+    """One real thread (LDC XML, read by the project's reader) with (author, text) posts."""
+    from indexing.corpus import open_corpus
+
+    body = "".join(f'<post author="{a}" datetime="2012-03-0{i}T10:00:00" id="p{i}">\n{t}\n</post>\n'
+                   for i, (a, t) in enumerate(posts, 1))
+    path = tmp_path / "t.xml"
+    path.write_text(f'<doc id="bolt-eng-DF-9-1-1">\n<headline>\nhelp\n</headline>\n{body}</doc>\n',
+                    encoding="utf-8")
+    return open_corpus([path]).get("bolt-eng-DF-9-1-1")
+
+
+def _sentences(th):
+    from bolt.pipeline.candidates import CandidatePost, post_sentences
+
+    out = []
+    for p in th.posts:
+        out.extend(post_sentences(th, CandidatePost(th.id, p.id, "eng", 0.0, 0, 0.0)))
+    return out
+
+
+SIG = "Keep calm and carry on selling every single day."
+
+
+def test_roles_weigh_the_opening_question_and_the_askers_follow_ups(tmp_path):
+    from bolt.pipeline.forum import role_weight, thread_roles
+
+    th = _thread(tmp_path, [("ann", "My parcel came empty. What should I do?"),
+                            ("bob", "Open a case within 30 days."),
+                            ("ann", "Thanks, I will do that.")])
+    roles = thread_roles(th, _sentences(th))
+    assert (roles.opening, roles.asker, roles.asks) == ("p1", "ann", True)
+    assert [role_weight(th, p, roles, 0.5, 0.6) for p in ("p1", "p2", "p3")] == [0.5, 1.0, 0.6]
+
+
+def test_a_thread_that_opens_without_a_question_weighs_every_post_alike(tmp_path):
+    from bolt.pipeline.forum import role_weight, thread_roles
+
+    th = _thread(tmp_path, [("ann", "The new fees start on Monday."), ("ann", "They apply to all sellers.")])
+    roles = thread_roles(th, _sentences(th))
+    assert roles.asks is False
+    assert [role_weight(th, p, roles, 0.5, 0.6) for p in ("p1", "p2")] == [1.0, 1.0]
+
+
+def test_a_sentence_an_author_closes_two_posts_with_is_a_signature(tmp_path):
+    from bolt.pipeline.forum import normalised, signatures
+
+    th = _thread(tmp_path, [("ann", "Is the fee new?"),
+                            ("bob", f"The fee started in March. {SIG}"),
+                            ("bob", f"It is 10 percent of the total. {SIG}"),
+                            ("cid", "The fee started in March."),
+                            ("dan", "The fee started in March.")])
+    sigs = signatures([th], _sentences)
+    assert sigs == {("bob", normalised(SIG))}  # not cid's and dan's repeat: different authors
+
+
+def test_a_reposted_sentence_alone_in_its_posts_is_not_a_signature(tmp_path):
+    from bolt.pipeline.forum import signatures
+
+    th = _thread(tmp_path, [("bob", SIG), ("bob", SIG)])
+    assert signatures([th], _sentences) == frozenset()
+
+
+# ------------------------------------------------------------------ one class per system
+
+def test_each_system_is_its_own_class(tmp_path):
+    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.reference_systems import Bm25SentencesSystem, LeadSystem
+
+    expected = {"main": MainSystem, "lead": LeadSystem, "bm25-sentences": Bm25SentencesSystem}
+    for name, cls in expected.items():
+        d = Distiller(_NoSearch(), None, SystemConfig(name=name))
+        assert d.distill("anything at all") == []
+        assert type(d._system) is cls
+
+
+class _NoSearch:
+    """A searcher with no hits (the systems must cope with an empty candidate set)."""
+
+    langs = ("eng",)
+
+    def search(self, query, k=10, lang=None, units="passage"):
+        return []
