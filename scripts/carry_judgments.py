@@ -21,17 +21,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-
-def norm(text: str) -> str:
-    """Bullet text for matching: lower case, letters and digits only, single spaces."""
-    return " ".join(re.findall(r"\w+", text.lower()))
+from evaluation.workbench.reuse import bullet_key, source_key  # noqa: E402 (after the sys.path line)
 
 
 def load_lines(path: Path) -> list[dict]:
@@ -50,16 +46,20 @@ def load_lines(path: Path) -> list[dict]:
 
 
 def _index(lines: list[dict]) -> tuple[dict, dict]:
-    """(topic, norm text) -> judgment, and (topic, norm text, thread, unit) -> supports."""
+    """(topic, normalised text) -> judgment, and (that key, (thread, post unit)) -> supports.
+
+    The keys are ``evaluation.workbench.reuse``'s (the one definition of "the same bullet", shared
+    with ``bolt judge --reuse`` and ``bolt assess --reuse``).
+    """
     by_text, support = {}, {}
     for j in lines:
         if "text" not in j or j.get("facets") is None:
             continue
-        k = (j["topic"], norm(j["text"]))
+        k = bullet_key(j["topic"], j["text"])
         by_text.setdefault(k, j)
         for s in j["sources"]:
             if s.get("supports") is not None:
-                support.setdefault((*k, s["post"], s.get("unit")), s["supports"])
+                support.setdefault((k, source_key(s["post"], s.get("unit"), s["offset"])), s["supports"])
     return by_text, support
 
 
@@ -82,14 +82,14 @@ def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path
             for b in res.bullets:
                 if (number, run.run_id, b.position) in have:
                     continue
-                k = (number, norm(b.text))
+                k = bullet_key(number, b.text)
                 old = by_text.get(k)
                 sources, unknown = [], False
                 for s in b.sources:
                     th = corpus.get(s.post)
                     post = th.post_at(s.offset) if th is not None else None
                     unit = post.id if post is not None else None
-                    sup = support.get((*k, s.post, unit))
+                    sup = support.get((k, source_key(s.post, unit, s.offset)))
                     if unit is None:
                         sup = False  # an offset outside every post supports nothing
                     src = {"post": s.post, "offset": s.offset, "unit": unit, "supports": sup}

@@ -29,7 +29,7 @@ from bolt.pipeline.forum import normalised, role_weight, signatures, thread_role
 from bolt.pipeline.informative import informativeness
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.scoring import concept_scores, coverage_scores, expressible, matched_concepts
-from bolt.pipeline.systems import DistilledBullet, Distiller, sentence_key
+from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, sentence_key
 from bolt.pipeline.translate import QueryPlan
 
 
@@ -337,3 +337,6 @@ class MainSystem:
         if len(matched) >= need or (matched and thread_relevance >= cfg.xl_thread_coverage):
             return True
         return bool(plan.anchors) and not sentence_anchors(s.text).isdisjoint(plan.anchors)
+
+
+SYSTEM_CLASSES["main"] = MainSystem

@@ -8,7 +8,7 @@ submission format refuses). Both use the same retrieval as ``main`` (:class:`Dis
 from __future__ import annotations
 
 from bolt.pipeline.scoring import bm25_scores
-from bolt.pipeline.systems import LANG_ORDER, DistilledBullet, Distiller, sentence_key
+from bolt.pipeline.systems import SYSTEM_CLASSES, LANG_ORDER, DistilledBullet, Distiller, sentence_key
 
 
 class LeadSystem:
@@ -61,3 +61,7 @@ class Bm25SentencesSystem:
                 out.append(DistilledBullet(sents[i].text, ((sents[i].thread, sents[i].offset),),
                                            round(scores[i], 6), sents[i].lang, d.gloss(sents[i])))
             return out
+
+
+SYSTEM_CLASSES["lead"] = LeadSystem
+SYSTEM_CLASSES["bm25-sentences"] = Bm25SentencesSystem

@@ -23,6 +23,10 @@ from bolt.pipeline.translate import QueryPlan, plan_query, with_feedback
 
 LANG_ORDER = ("eng", "arz", "cmn")
 QUESTION_MARKS = ("?", "؟", "？")
+#: The system classes by name, filled in by ``main_system`` and ``reference_systems`` when they are
+#: imported (``bolt.pipeline`` imports both), so this module never imports them back.
+SYSTEM_CLASSES: dict[str, type] = {}
+
 STAGES = ("translate", "retrieve", "sentences", "score", "embed", "cluster", "select")
 
 
@@ -167,11 +171,7 @@ class Distiller:
     def distill(self, query: str) -> list[DistilledBullet]:
         """Run the configured system (one class per system: :data:`SYSTEM_CLASSES`) on one query."""
         if self._system is None:
-            from bolt.pipeline.main_system import MainSystem
-            from bolt.pipeline.reference_systems import Bm25SentencesSystem, LeadSystem
-
-            classes = {"main": MainSystem, "lead": LeadSystem, "bm25-sentences": Bm25SentencesSystem}
-            self._system = classes[self.config.name](self)
+            self._system = SYSTEM_CLASSES[self.config.name](self)
         return self._system.distill(query)
 
 
