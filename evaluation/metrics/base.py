@@ -57,7 +57,8 @@ class Metric:
     """A named metric with validated params.
 
     Subclasses declare ``NAME``, ``SUPPORTED_PARAMS``, ``REDUCERS`` (the family's reducers, whose
-    results ``compute`` receives in that order) and ``compute``.
+    results ``compute`` receives in that order) and ``compute``. A metric with no reducers computes
+    from a statistics record of its own (``evaluation.convert.track_metrics``).
     """
 
     NAME: ClassVar[str] = ""
@@ -133,6 +134,8 @@ class Metric:
         """The topic's score: the declared default when the run gave no response to the topic."""
         if not stats.responded:
             return self.DEFAULT
+        if not self.REDUCERS:  # computes from a statistics record of its own (evaluation.convert.track_metrics)
+            return float(self.compute(stats))
         reduced = stats.reduced
         try:
             args = [reduced[r] for r in self.REDUCERS]

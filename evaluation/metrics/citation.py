@@ -24,13 +24,12 @@ class CitationStats(NamedTuple):
 def reduce_citations(response: Response, topic: TopicContext) -> CitationStats:
     """Count the sources and the distinct supporting units over the response's bullets (every
     supporting unit is in the topic's pool by construction)."""
+    bullets = response.bullets
     total = supporting = 0
-    cited: set = set()
-    for b in response.bullets:
+    for b in bullets:
         total += b.sources
-        if b.supporting:
-            supporting += len(b.supporting)
-            cited.update([u for u, _ in b.supporting])
+        supporting += len(b.supporting)
+    cited = {u for b in bullets for u, _ in b.supporting}
     return CitationStats(total, supporting, len(cited), topic.pool_size)
 
 
