@@ -20,6 +20,7 @@ Rules decided here (documented in ``docs/metrics.md``):
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 import statistics
@@ -30,7 +31,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from evaluation.judgments import HolisticJudgment, Judgment, JudgmentSet, gc_paused
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F, reducers_of
 from evaluation.metrics import base as metrics_base
-from evaluation.metrics.facts import BulletFacts, Reducer, Response, TopicContext, UnitKey
+from evaluation.metrics.facts import BulletFacts, Reducer, Response, TopicContext, UnitKey, post_id_at, unit_key
 from bolt.topics import average_nugget_words as topics_average_nugget_words
 from evaluation.metrics.err import err_facet  # noqa: F401  (re-exported)
 from evaluation.results import ScoreReport, signature  # noqa: F401  (signature re-exported)
@@ -160,10 +161,6 @@ def _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judg
     return table
 
 
-def _unit(post: str, unit: str | None, offset: int) -> UnitKey:
-    return (post, unit if unit else f"@{offset}")
-
-
 def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | None"], *,
                  known: set[str] | None = None, unit_of: UnitResolver | None = None) -> tuple[list[BulletFacts], int]:
     """The facts of a response's bullets in order, and how many unknown facet ids were dropped.
@@ -199,8 +196,8 @@ def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | Non
             else:
                 fs = tuple(f for f in src.facets if f in m_k)
                 narrowed = True
-            unit = src.unit or (unit_of(src.post, src.offset) if unit_of else None)
-            supporting.append(((src.post, unit if unit else f"@{src.offset}"), fs))  # _unit, inlined
+            post_id = src.unit or (unit_of(src.post, src.offset) if unit_of else None)
+            supporting.append(((src.post, post_id if post_id else f"@{src.offset}"), fs))  # unit_key, inlined
         words, responsive = j.words, j.responsive_words
         eff: tuple[str, ...] = ()
         new: tuple[str, ...] = ()
@@ -240,7 +237,7 @@ def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, vo
                 post_id = judged_units.get((n.post, n.offset))
                 how = "judgments" if post_id else "offset"
             table.nugget_units[how] += 1
-            u = _unit(n.post, post_id, n.offset)
+            u = unit_key(n.post, post_id, n.offset)
             pool.add(u)
             c_i[f.id].add(u)
 
@@ -467,15 +464,7 @@ def unit_resolver(corpus: Sequence[str] | None = None, index: str | None = None)
     from indexing.corpus import open_corpus
 
     opened = open_corpus(paths=corpus, index_dir=index)
-
-    def unit_of(thread_id: str, offset: int) -> str | None:
-        thread = opened.get(thread_id)
-        if thread is None:
-            return None
-        post = thread.post_at(offset)
-        return post.id if post is not None else None
-
-    return unit_of, "corpus"
+    return functools.partial(post_id_at, opened), "corpus"
 
 
 def read_series_types(path: str | os.PathLike) -> dict[str, str]:

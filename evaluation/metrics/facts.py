@@ -12,6 +12,25 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 UnitKey = tuple[str, str]  # (thread id, post id) or (thread id, "@offset") when the post is unknown
 
 
+def unit_key(thread: str, post_id: str | None, offset: int) -> UnitKey:
+    """The source unit a citation counts as: its thread and the post element holding the offset.
+
+    Two offsets into one post are one unit (the post supports the bullet or not); when the post is
+    unknown the offset stands in for it (``"@120"``), so only an exact citation then matches.
+    """
+    return (thread, post_id if post_id else f"@{offset}")
+
+
+def post_id_at(corpus: Any, thread_id: str, offset: int) -> str | None:
+    """The id of the post element holding ``offset`` in a thread of ``corpus`` (anything with
+    ``get(thread_id)`` giving a reader thread); None when the thread or the post is unknown."""
+    thread = corpus.get(thread_id) if corpus is not None else None
+    if thread is None:
+        return None
+    post = thread.post_at(offset)
+    return post.id if post is not None else None
+
+
 class BulletFacts(NamedTuple):
     """What one bullet of a response contributes (SPEC §6), the facts every metric family reduces.
 
