@@ -1,8 +1,9 @@
 """Scoring runs from judgments: per-topic sufficient statistics, aggregation, and the signature.
 
-The pipeline is sacrebleu's: judgments -> per-topic statistics (:class:`TopicStats`: facets newly
-covered in bullet order, wasted words, sources, cited units, ERR sums, length) -> per-topic scores
--> means per run, per condition, per series. Paired tests and the bootstrap resample the per-topic
+The pipeline is sacrebleu's: judgments -> per-bullet facts (:class:`BulletFacts`) and the topic's
+context (pool, ``C_i``, votes: :class:`TopicContext`) -> each metric family's own reduction of them
+(:class:`TopicStats`; the reducers live with the metrics, so scoring knows no metric) -> per-topic
+scores -> means per run, per condition, per series. Paired tests and the bootstrap resample the per-topic
 values (``evaluation.compare``). Pure Python: no model, no JVM, so scoring stays fast.
 
 Rules decided here (documented in ``docs/metrics.md``):
@@ -19,22 +20,24 @@ Rules decided here (documented in ``docs/metrics.md``):
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from evaluation.judgments import HolisticJudgment, Judgment, JudgmentSet, gc_paused
-from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F
+from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F, reducers_of
+from evaluation.metrics import base as metrics_base
+from evaluation.metrics.facts import BulletFacts, Reducer, Response, TopicContext, UnitKey, post_id_at, unit_key
 from bolt.topics import average_nugget_words as topics_average_nugget_words
-from evaluation.metrics.err import err_facet, err_sums  # noqa: F401  (err_facet re-exported)
+from evaluation.metrics.err import err_facet  # noqa: F401  (re-exported)
 from evaluation.results import ScoreReport, signature  # noqa: F401  (signature re-exported)
 from indexing.errors import ToolkitError
 from indexing.textfacts import WORDS_VERSION, count_words, non_ws_chars  # noqa: F401  (non_ws_chars re-exported)
 
-UnitKey = tuple[str, str]
 UnitResolver = Callable[[str, int], "str | None"]  # (thread id, offset) -> post id, None when unknown
 
 #: TREC 2004 per-series weights (Voorhees 2005): renormalised over the types a series has, which
@@ -109,18 +112,21 @@ def _index_judgments_checked(pairs) -> dict[tuple[str, str, int], Judgment]:
 def build_stats(topics: Sequence[Any], runs: Sequence[Any], judgments: Iterable[JudgmentSet | Sequence[Judgment]],
                 *, avg_nugget_words: float | None = None, votes: Mapping[str, Mapping[str, Mapping[str, int]]] | None = None,
                 holistic_judgments: Sequence[HolisticJudgment] | None = None,
-                unit_of: UnitResolver | None = None) -> StatsTable:
-    """Per-topic statistics of every run on every topic.
+                unit_of: UnitResolver | None = None, metrics: Sequence[Metric] | None = None) -> StatsTable:
+    """Per-topic statistics of every run on every topic: each response reduced by the reducers of
+    ``metrics`` (default: every registered metric).
 
     ``topics`` are ``bolt.topics.Topic`` records; ``runs`` are ``bolt.submission.Run`` records (only
     ``run_id`` and ``results[number].bullets[k].text`` are read); ``votes`` is ``bolt.topics.read_votes``'
     mapping; ``unit_of`` resolves a nugget citation's post id from the corpus.
     """
+    reducers = reducers_of(metrics if metrics is not None else metrics_base.REGISTRY.prototypes())
     with gc_paused():  # builds ~10 live objects per bullet: see evaluation.judgments.gc_paused
-        return _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judgments, unit_of)
+        return _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judgments, unit_of, reducers)
 
 
-def _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judgments, unit_of) -> StatsTable:
+def _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judgments, unit_of,
+                 reducers: Sequence[Reducer]) -> StatsTable:
     if avg_nugget_words is None:
         avg, avg_source = average_nugget_words(topics)
     else:
@@ -144,39 +150,15 @@ def _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judg
             if s.unit and (s.post, s.offset) not in judged_units:
                 judged_units[(s.post, s.offset)] = s.unit
 
-    hol: dict[tuple[str, str], list[float]] = {}
+    hol: dict[str, dict[str, list[float]]] = {}  # topic -> run -> scores
     for h in holistic_judgments or ():
-        hol.setdefault((h.topic, h.run), []).append(h.score)
+        hol.setdefault(h.topic, {}).setdefault(h.run, []).append(h.score)
 
     table = StatsTable({r: {} for r in run_ids}, {r: 0 for r in run_ids}, 0, ignored, avg, avg_source,
                        {"corpus": 0, "judgments": 0, "offset": 0})
     for topic in topics:
-        _score_topic(topic, runs, jidx, table, judged_units, unit_of, votes, hol)
+        _score_topic(topic, runs, jidx, table, judged_units, unit_of, votes, hol, tuple(reducers))
     return table
-
-
-def _unit(post: str, unit: str | None, offset: int) -> UnitKey:
-    return (post, unit if unit else f"@{offset}")
-
-
-class BulletFacts(NamedTuple):
-    """What one bullet of a response contributes (SPEC §6), the facts every metric family reduces.
-
-    ``facets`` are the effective facets ``M_k`` (judged, known to the topics, supported by a
-    supporting source); ``newly_covered`` is ``N_k``; ``wasted_words`` the words counted as
-    redundant or irrelevant; ``supporting`` the (unit, facets it supports) of each supporting source;
-    ``responsive_fraction`` is ``w_k / W_k``; ``length`` its non-white-space characters.
-    """
-
-    position: int
-    judged: bool
-    facets: tuple[str, ...]
-    newly_covered: tuple[str, ...]
-    wasted_words: float
-    sources: int
-    supporting: tuple[tuple[UnitKey, tuple[str, ...]], ...]
-    responsive_fraction: float
-    length: int
 
 
 def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | None"], *,
@@ -214,8 +196,8 @@ def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | Non
             else:
                 fs = tuple(f for f in src.facets if f in m_k)
                 narrowed = True
-            unit = src.unit or (unit_of(src.post, src.offset) if unit_of else None)
-            supporting.append(((src.post, unit if unit else f"@{src.offset}"), fs))  # _unit, inlined
+            post_id = src.unit or (unit_of(src.post, src.offset) if unit_of else None)
+            supporting.append(((src.post, post_id if post_id else f"@{src.offset}"), fs))  # unit_key, inlined
         words, responsive = j.words, j.responsive_words
         eff: tuple[str, ...] = ()
         new: tuple[str, ...] = ()
@@ -236,14 +218,11 @@ def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | Non
     return out, unknown_facets
 
 
-def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, votes, hol) -> None:
+def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, votes, hol,
+                 reducers: tuple[Reducer, ...]) -> None:
     number = topic.number
     facet_ids = [f.id for f in topic.facets]
     known = set(facet_ids)
-    importance = {f.id: f.importance for f in topic.facets}
-    vital = {fid for fid, imp in importance.items() if imp == "vital"}
-    m = len(facet_ids)
-    n_vital = sum(1 for f in topic.facets if f.importance == "vital")
 
     # The pool: nugget citations plus every supporting source of any run scored together.
     pool: set[UnitKey] = set()
@@ -258,79 +237,44 @@ def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, vo
                 post_id = judged_units.get((n.post, n.offset))
                 how = "judgments" if post_id else "offset"
             table.nugget_units[how] += 1
-            u = _unit(n.post, post_id, n.offset)
+            u = unit_key(n.post, post_id, n.offset)
             pool.add(u)
             c_i[f.id].add(u)
 
-    # First pass per run: the bullets' facts, reduced to everything but ERR, which needs every
-    # run's supporting sources in C_i first.
+    # First every run's bullet facts, which fill the pool and C_i; the reductions need them complete.
     unjudged = table.unjudged_bullets
     unknown_facets = 0
     pool_add = pool.add
-    done = []
+    responses: list[Response] = []
     for run in runs:
         run_id = run.run_id
         result = run.results.get(number)
         bullets = tuple(result.bullets) if result is not None else ()
         facts, dropped = bullet_facts(bullets, lambda k: jidx.get((number, run_id, k)), known=known, unit_of=unit_of)
         unknown_facets += dropped
-        covered: list[str] = []
-        wasted = 0.0
-        src_total = src_supp = length = 0
-        cited: set[UnitKey] = set()
-        has_err = False
         for b in facts:
-            length += b.length
-            wasted += b.wasted_words
-            src_total += b.sources
             if not b.judged:
                 unjudged[run_id] += 1
-                continue
-            if b.supporting:
-                src_supp += len(b.supporting)
+            elif b.supporting:
                 for u, fs in b.supporting:
                     pool_add(u)
                     for f in fs:
                         c_i[f].add(u)
-                    cited.add(u)
-                covered.extend(b.newly_covered)
-                has_err = has_err or bool(b.facets)
-        err_rows = [(b.facets, b.supporting, b.responsive_fraction) for b in facts if b.supporting] if has_err else None
-        done.append((run_id, bool(bullets), covered, wasted, src_total, src_supp, len(cited), length, err_rows))
+        responses.append(Response(number, run_id, bool(bullets), facts))
     table.unknown_facets += unknown_facets
     table.pool_sizes[number] = len(pool)
 
-    weights: dict[str, float] | None = None
-    if votes is not None:
-        tv = votes.get(number, {})
-        vital_votes = {fid: float(tv.get(fid, {}).get("vital", 0)) for fid in facet_ids}
-        top = max(vital_votes.values(), default=0.0)
-        weights = {fid: (v / top if top > 0 else 0.0) for fid, v in vital_votes.items()}
-    pyramid_total = sum(weights.values()) if weights is not None else None
-
-    # Which facets' C_i hold each unit: keeps |C_i \ cited| up to date without building sets.
+    # Which facets' C_i hold each unit: keeps |C_i \ cited| up to date without building sets (ERR).
     facets_of_unit: dict[UnitKey, list[str]] = {}
     for fid, ci in c_i.items():
         for u in ci:
             facets_of_unit.setdefault(u, []).append(fid)
-    ci_size = {fid: len(ci) for fid, ci in c_i.items()}
-
+    context = TopicContext(number, tuple(facet_ids), frozenset(f.id for f in topic.facets if f.importance == "vital"),
+                           table.avg_nugget_words, len(pool), facets_of_unit, {fid: len(ci) for fid, ci in c_i.items()},
+                           votes.get(number, {}) if votes is not None else None, hol.get(number, {}))
     stats = table.stats
-    avg = table.avg_nugget_words
-    for run_id, responded, covered, wasted, src_total, src_supp, n_cited, length, err_rows in done:
-        err_res = err_tot = 0  # as sum() over no facet gives
-        if err_rows is not None:
-            err_res, err_tot = err_sums(err_rows, facets_of_unit, ci_size)
-        hs = hol.get((number, run_id))
-        n_vital_covered = sum(1 for f in covered if f in vital)
-        stats[run_id][number] = TopicStats(
-            number, run_id, responded, m, n_vital, tuple(covered), n_vital_covered, len(covered) - n_vital_covered,
-            wasted, avg, src_total, src_supp,
-            n_cited,  # every cited unit is a supporting source's, hence in the pool
-            len(pool), err_res, err_tot, length,
-            sum(weights[f] for f in covered) if weights is not None else None, pyramid_total,
-            sum(hs) / len(hs) if hs else None,
-        )
+    for r in responses:
+        stats[r.run][number] = TopicStats(number, r.run, r.responded, {red: red(r, context) for red in reducers})
 
 
 # ---------------------------------------------------------------------------------- aggregation
@@ -520,15 +464,7 @@ def unit_resolver(corpus: Sequence[str] | None = None, index: str | None = None)
     from indexing.corpus import open_corpus
 
     opened = open_corpus(paths=corpus, index_dir=index)
-
-    def unit_of(thread_id: str, offset: int) -> str | None:
-        thread = opened.get(thread_id)
-        if thread is None:
-            return None
-        post = thread.post_at(offset)
-        return post.id if post is not None else None
-
-    return unit_of, "corpus"
+    return functools.partial(post_id_at, opened), "corpus"
 
 
 def read_series_types(path: str | os.PathLike) -> dict[str, str]:
@@ -568,10 +504,10 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
     vote_table = read_votes(votes) if votes else None
     hol = read_holistic(holistic) if holistic else None
     unit_of, units = unit_resolver(corpus, index)
-    table = build_stats(topic_records, run_records, sets, avg_nugget_words=avg_nugget_words, votes=vote_table,
-                        holistic_judgments=hol, unit_of=unit_of)
     metrics = choose_metrics(beta=beta, err_denominator=err_denominator, votes=vote_table is not None,
                              holistic_file=hol is not None, also=also)
+    table = build_stats(topic_records, run_records, sets, avg_nugget_words=avg_nugget_words, votes=vote_table,
+                        holistic_judgments=hol, unit_of=unit_of, metrics=metrics)
     extra = {"votes_sha256": file_sha256(votes) if votes else None,
              "holistic_sha256": file_sha256(holistic) if holistic else None,
              "series": "trec2004" if series_types else "macro"}

@@ -8,12 +8,13 @@ import pytest
 from evaluation.metrics import (ERR, F_GD, F_c, P_c, P_n, R_c, R_n, REGISTRY, Metric, ParamInfo, TopicStats,
                                 holistic, nugget_F, parse_metric, pyramid_F)
 from evaluation.metrics.base import Registry
-from evaluation.metrics.citation import citation_f
-from evaluation.metrics.err import err_facet
-from evaluation.metrics.facet import facet_precision, facet_recall
+from evaluation.metrics.citation import CitationStats, citation_f, reduce_citations
+from evaluation.metrics.err import ErrStats, err_facet, reduce_err
+from evaluation.metrics.facet import FacetStats, facet_precision, facet_recall, reduce_facets
 from evaluation.metrics.gale import gale_f
-from evaluation.metrics.holistic import holistic_score
-from evaluation.metrics.nugget import f_beta, length_precision, nugget_f, pyramid_f
+from evaluation.metrics.holistic import holistic_score, reduce_holistic
+from evaluation.metrics.nugget import (NuggetStats, PyramidStats, f_beta, length_precision, nugget_f, pyramid_f,
+                                       reduce_nuggets, reduce_pyramid)
 
 
 # ---------------------------------------------------------------- the value objects
@@ -137,12 +138,14 @@ def test_holistic_score():
     assert holistic_score(0, 10) == 0.0
 
 
-def _stats(**kw) -> TopicStats:
-    base = dict(topic="1.001", run="r", responded=True, m=3, n_vital=2, covered=("1", "3"), vital_covered=1,
-                okay_covered=1, wasted_words=6.0, avg_nugget_words=4.0, sources_total=4, sources_supporting=2,
-                units_cited=1, units_relevant=4, err_residual=0.9, err_total=0.6, length=250)
-    base.update(kw)
-    return TopicStats(**base)
+def _stats(responded: bool = True, pyramid: PyramidStats | None = None, hol: float | None = None) -> TopicStats:
+    """Each family's statistics of one response: m = 3, two vital facets, facets 1 (vital) and 3 covered."""
+    return TopicStats("1.001", "r", responded, {
+        reduce_facets: FacetStats(m=3, covered=("1", "3"), wasted_words=6.0, avg_nugget_words=4.0),
+        reduce_citations: CitationStats(sources_total=4, sources_supporting=2, units_cited=1, units_relevant=4),
+        reduce_err: ErrStats(m=3, err_residual=0.9, err_total=0.6),
+        reduce_nuggets: NuggetStats(n_vital=2, vital_covered=1, okay_covered=1, length=250),
+        reduce_pyramid: pyramid, reduce_holistic: hol})
 
 
 def test_metric_objects_compute_from_statistics():
@@ -170,7 +173,7 @@ def test_no_response_gets_the_declared_default():
 def test_pyramid_and_holistic_need_their_inputs():
     s = _stats()
     assert not pyramid_F.available(s) and not holistic.available(s)
-    s = _stats(pyramid_matched=1.5, pyramid_total=2.0, holistic=40.0)
+    s = _stats(pyramid=PyramidStats(matched_weight=1.5, total_weight=2.0, matched=2, length=250), hol=40.0)
     assert pyramid_F.available(s)
     assert pyramid_F.score(s) == pytest.approx(f_beta(0.8, 0.75, 3))
     assert holistic.score(s) == 40.0

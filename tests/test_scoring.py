@@ -8,6 +8,10 @@ import pytest
 from bolt.topics import Facet, Nugget, Topic, TopicProperties
 from evaluation.judgments import HolisticJudgment, JudgedSource, Judgment, JudgmentSet
 from evaluation.metrics import ERR, F_GD, F_c, P_c, P_n, R_c, R_n, nugget_F, pyramid_F
+from evaluation.metrics.citation import reduce_citations
+from evaluation.metrics.facet import reduce_facets
+from evaluation.metrics.holistic import reduce_holistic
+from evaluation.metrics.nugget import reduce_nuggets
 from evaluation.scoring import (build_stats, choose_metrics, condition_groups, count_words, report,
                                 series_scores, settings_dict, signature, zero_median_topics)
 from indexing.errors import ToolkitError
@@ -89,12 +93,13 @@ def table():
 
 def test_statistics_of_run_a(table):
     s = table.stats["A"]["1.001"]
-    assert s.covered == ("1",)
-    assert s.wasted_words == 2 + 5 + 4 + 3         # struck, redundant, unsupported, unjudged
-    assert (s.sources_total, s.sources_supporting) == (4, 2)
+    fs, cs = s.of(reduce_facets), s.of(reduce_citations)
+    assert fs.covered == ("1",)
+    assert fs.wasted_words == 2 + 5 + 4 + 3         # struck, redundant, unsupported, unjudged
+    assert (cs.sources_total, cs.sources_supporting) == (4, 2)
     # pool: (T1,p2) nugget+A, (T2,p1) nugget+B, (T3,p1) A, (T4,p3) B
-    assert s.units_relevant == 4 and s.units_cited == 2
-    assert s.length == 8 + 2 + 3 + 11
+    assert cs.units_relevant == 4 and cs.units_cited == 2
+    assert s.of(reduce_nuggets).length == 8 + 2 + 3 + 11
     assert table.unjudged_bullets == {"A": 1, "B": 0}
     assert table.unknown_facets == 1
     assert table.ignored_judgments == 1
@@ -119,12 +124,12 @@ def test_hand_computed_scores_run_a(table):
     assert nugget_F.score(s) == pytest.approx(10 * 0.5 / 9.5)
     # pyramid weights 1, 1/3, 0 -> recall 1 / (4/3)
     assert pyramid_F.score(s) == pytest.approx(10 * 0.75 / (9 + 0.75))
-    assert s.holistic == pytest.approx(((30 + 12) + (10 + 10)) / 2)
+    assert s.of(reduce_holistic) == pytest.approx(((30 + 12) + (10 + 10)) / 2)
 
 
 def test_hand_computed_scores_run_b(table):
     s = table.stats["B"]["1.001"]
-    assert s.covered == ("2", "3")                # source 1 supports only 2, source 2 all
+    assert s.of(reduce_facets).covered == ("2", "3")                # source 1 supports only 2, source 2 all
     assert P_n.score(s) == pytest.approx(2 / (2 + 3 / 4))
     assert R_c.score(s) == pytest.approx(2 / 4)
     assert F_c.score(s) == pytest.approx((2 * 1 * 0.5 / 1.5) ** 0.25)
@@ -136,10 +141,11 @@ def test_hand_computed_scores_run_b(table):
 
 def test_all_sources_unsupported_and_no_vital_facet(table):
     s = table.stats["A"]["1.002"]
-    assert s.covered == () and s.sources_supporting == 0 and s.units_relevant == 0
+    cs = s.of(reduce_citations)
+    assert s.of(reduce_facets).covered == () and cs.sources_supporting == 0 and cs.units_relevant == 0
     for m in (P_n, R_n, P_c, R_c, F_c, F_GD, ERR, nugget_F):
         assert m.score(s) == 0.0
-    assert s.n_vital == 0
+    assert s.of(reduce_nuggets).n_vital == 0
 
 
 def test_missing_and_empty_responses_are_counted_with_default(table):
@@ -158,7 +164,7 @@ def test_err_depends_on_bullet_order():
     s = build_stats(TOPICS[:1], [swapped], [js], avg_nugget_words=4.0).stats["A"]["1.001"]
     # C_1 = {(T3,p1), (T1,p2)}: q1 = 1/2 * 1 = 0.5; q2 = 1/1 * 0.8 -> S = 0.5 + 0.8 * 0.5 = 0.9
     assert ERR.score(s) == pytest.approx(0.9 / 3)
-    assert s.wasted_words == 10                     # the second bullet is now the redundant one
+    assert s.of(reduce_facets).wasted_words == 10   # the second bullet is now the redundant one
 
 
 def test_series_conditions_and_zero_median(table):
@@ -240,10 +246,47 @@ def test_bullet_facts_are_what_the_statistics_reduce(table):
     assert [b.responsive_fraction for b in facts] == [0.8, 1.0, 1.0, 0.0]
     assert facts[0].supporting == ((("T1", "p2"), ("1",)),) and facts[2].supporting == ()
     s = table.stats["A"]["1.001"]
-    assert tuple(f for b in facts for f in b.newly_covered) == s.covered
-    assert sum(b.wasted_words for b in facts) == s.wasted_words == 14
-    assert sum(len(b.supporting) for b in facts) == s.sources_supporting == 2
-    assert sum(b.length for b in facts) == s.length and dropped == 0
+    assert tuple(f for b in facts for f in b.newly_covered) == s.of(reduce_facets).covered
+    assert sum(b.wasted_words for b in facts) == s.of(reduce_facets).wasted_words == 14
+    assert sum(len(b.supporting) for b in facts) == s.of(reduce_citations).sources_supporting == 2
+    assert sum(b.length for b in facts) == s.of(reduce_nuggets).length and dropped == 0
     by_k = {j.bullet: j for j in JUDGMENTS if j.run == "B" and j.topic == "1.001"}
     [b] = bullet_facts(RUN_B.results["1.001"].bullets, by_k.get, known={"1", "2", "3"})[0]
     assert b.facets == ("2", "3") and b.newly_covered == ("2", "3") and b.wasted_words == 3   # source 1 narrows to 2
+
+
+def test_a_new_metric_is_one_module_and_a_registration(monkeypatch):
+    """A toy metric with its own reducer over the per-bullet facts is scored by the library call,
+    beside a second instance of itself, with no change to scoring or to a shared record."""
+    from evaluation.metrics import Metric, ParamInfo, Response, TopicContext, base, register
+    from evaluation.scoring import score
+
+    monkeypatch.setattr(base, "REGISTRY", base.Registry(dict(base.REGISTRY.metrics), dict(base.REGISTRY.aliases)))
+
+    def reduce_supporting(response: Response, topic: TopicContext) -> tuple[int, ...]:
+        return tuple(len(b.supporting) for b in response.bullets)
+
+    class SupportedShare(Metric):
+        """Share of the bullets with at least ``min_sources`` supporting sources."""
+
+        NAME = "supported_share"
+        SUPPORTED_PARAMS = {"min_sources": ParamInfo(int, None, 1, "supporting sources a bullet needs")}
+        REDUCERS = (reduce_supporting,)
+
+        def compute(self, per_bullet: tuple[int, ...]) -> float:
+            return sum(n >= self.params["min_sources"] for n in per_bullet) / len(per_bullet)
+
+    register(SupportedShare())
+    rep = score([RUN_A, RUN_B], TOPICS, [JudgmentSet("j.jsonl", None, tuple(JUDGMENTS), "0")], avg_nugget_words=4.0,
+                also=["supported_share", "supported_share(min_sources=2)"])
+    one, two = "supported_share", "supported_share(min_sources=2)"
+    assert rep.metrics[-2:] == [one, two]
+    # A on 1.001: bullets 1 and 2 have one supporting source each, 3 none, 4 is unjudged -> 2/4;
+    # B on 1.001: its one bullet has two supporting sources. 1.002 of A: no support; unanswered: 0.
+    assert rep.topics["A"]["1.001"][one] == 0.5 and rep.topics["A"]["1.001"][two] == 0.0
+    assert rep.topics["B"]["1.001"][one] == 1.0 and rep.topics["B"]["1.001"][two] == 1.0
+    assert rep.topics["A"]["1.002"][one] == 0.0 and rep.topics["B"]["2.001"][one] == 0.0
+    assert rep.means["A"][one] == pytest.approx(0.5 / 3) and rep.means["B"][two] == pytest.approx(1 / 3)
+    assert rep.settings["params"][f"{two}.min_sources"] == 2
+    # The default metrics are unchanged beside it.
+    assert rep.topics["A"]["1.001"]["R_n"] == pytest.approx(1 / 3)

@@ -14,7 +14,9 @@ from bolt.topics import Facet, Nugget, Topic
 from evaluation import judgments as J
 from evaluation.judgments import JudgedSource, Judgment, gc_paused, parse_judgment, read_judgments
 from evaluation.metrics import TopicStats
-from evaluation.metrics.err import err_facet
+from evaluation.metrics.citation import reduce_citations
+from evaluation.metrics.err import err_facet, reduce_err
+from evaluation.metrics.facet import reduce_facets
 from evaluation.scoring import build_stats, count_words, non_ws_chars
 
 
@@ -251,7 +253,8 @@ def test_statistics_equal_the_definitions_on_random_judgments():
     ref = _reference(topic, runs, {j.key: j for j in judged})
     for run in runs:
         st: TopicStats = table.stats[run.run_id]["1.001"]
-        got = (st.covered, st.wasted_words, st.sources_total, st.sources_supporting, st.units_cited,
-               st.units_relevant, st.err_residual, st.err_total)
+        fs, cs, es = st.of(reduce_facets), st.of(reduce_citations), st.of(reduce_err)
+        got = (fs.covered, fs.wasted_words, cs.sources_total, cs.sources_supporting, cs.units_cited,
+               cs.units_relevant, es.err_residual, es.err_total)
         assert got == ref[run.run_id]
-        assert st.err_residual > 0 or not st.covered
+        assert es.err_residual > 0 or not fs.covered

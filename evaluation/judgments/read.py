@@ -102,13 +102,14 @@ def _source(obj: Any, i: int) -> JudgedSource:
     missing = [k for k in SOURCE_REQUIRED_KEYS if k not in obj]
     if missing:
         raise _LineError(f"{where} lacks {', '.join(missing)}; every source needs post, offset and supports")
-    post, offset, unit, supports = obj["post"], obj["offset"], obj.get("unit"), obj["supports"]
-    if not isinstance(post, str) or not post:
+    # The JSON keys are the SPEC's: "post" holds the thread id, "unit" the post id.
+    thread, offset, post_id, supports = obj["post"], obj["offset"], obj.get("unit"), obj["supports"]
+    if not isinstance(thread, str) or not thread:
         raise _LineError(f"{where}.post must be a thread id string")
     if not _is_int(offset) or offset < 0:
         raise _LineError(f"{where}.offset must be a non-negative integer, got {offset!r}")
-    if unit is not None and not isinstance(unit, str):
-        raise _LineError(f"{where}.unit must be a post id string such as \"p4\" or null, got {unit!r}")
+    if post_id is not None and not isinstance(post_id, str):
+        raise _LineError(f"{where}.unit must be a post id string such as \"p4\" or null, got {post_id!r}")
     if not isinstance(supports, bool):
         raise _LineError(f"{where}.supports must be true or false, got {supports!r}")
     raw_facets = obj.get("facets")
@@ -116,7 +117,7 @@ def _source(obj: Any, i: int) -> JudgedSource:
                                               else _facet_ids(raw_facets, f"{where}.facets"))
     unknown = obj.keys() - _SOURCE_KNOWN_SET
     extra = {k: obj[k] for k in obj if k in unknown} if unknown else {}
-    return JudgedSource(post, offset, unit or None, supports, facets, extra)
+    return JudgedSource(thread, offset, post_id or None, supports, facets, extra)
 
 
 def _parse(obj: Any, line: int) -> tuple[Judgment, bool]:
@@ -162,10 +163,11 @@ def _parse(obj: Any, line: int) -> tuple[Judgment, bool]:
     sources = []
     for src in raw_sources:
         if type(src) is dict and len(src) == 4:  # the written form, checked in line (most lines)
-            post, offset, unit, supports = src.get("post"), src.get("offset"), src.get("unit", 0), src.get("supports")
-            if (type(post) is str and post and type(offset) is int and offset >= 0 and type(supports) is bool
-                    and (unit is None or (type(unit) is str and unit))):
-                sources.append(JudgedSource(post, offset, unit, supports, None, {}))
+            thread, offset, post_id = src.get("post"), src.get("offset"), src.get("unit", 0)  # SPEC keys
+            supports = src.get("supports")
+            if (type(thread) is str and thread and type(offset) is int and offset >= 0 and type(supports) is bool
+                    and (post_id is None or (type(post_id) is str and post_id))):
+                sources.append(JudgedSource(thread, offset, post_id, supports, None, {}))
                 continue
         s = _source(src, len(sources))
         if s.extra:

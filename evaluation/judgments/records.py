@@ -14,8 +14,10 @@ SOURCE_KNOWN_KEYS = ("post", "offset", "unit", "supports", "facets")
 class JudgedSource:
     """One citation of a bullet and whether the cited post supports the bullet.
 
-    ``unit`` is the id of the post element holding ``offset`` (``"p4"``), or None when unknown;
-    ``facets`` narrows which of the bullet's facets this source supports (None: all of them).
+    The fields carry the SPEC §5 JSON keys' names: ``post`` is the cited **thread** id (as in
+    ``<source post=...>``) and ``unit`` the id of the post element holding ``offset`` (``"p4"``),
+    None when unknown; ``facets`` narrows which of the bullet's facets this source supports (None:
+    all of them). :func:`evaluation.metrics.facts.unit_key` makes the source unit of the two.
     """
 
     post: str

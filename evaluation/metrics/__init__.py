@@ -9,7 +9,8 @@ True
 from __future__ import annotations
 
 from evaluation.metrics.base import (REGISTRY, Metric, ParamInfo, TopicStats, parse_metric, parse_metrics,
-                                     register)
+                                     reducers_of, register)
+from evaluation.metrics.facts import BulletFacts, Reducer, Response, TopicContext
 from evaluation.metrics.citation import F_c, P_c, R_c
 from evaluation.metrics.err import ERR_ as ERR
 from evaluation.metrics.facet import P_n, R_n
@@ -24,5 +25,6 @@ DEFAULT_METRICS: tuple[Metric, ...] = (P_n, R_n, P_c, R_c, F_c, F_GD, ERR, nugge
 METRIC_ORDER: tuple[str, ...] = ("P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F", "pyramid_F")
 
 __all__ = ["Metric", "ParamInfo", "TopicStats", "REGISTRY", "register", "parse_metric", "parse_metrics",
+           "reducers_of", "BulletFacts", "Reducer", "Response", "TopicContext",
            "P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F", "pyramid_F", "holistic",
            "DEFAULT_METRICS", "METRIC_ORDER"]

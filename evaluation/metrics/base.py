@@ -5,15 +5,18 @@ canonical spelling (``nugget_F`` at beta=3, ``nugget_F(beta=5)``), equality and 
 and :func:`parse_metric` reads it back with ``ast`` (never ``eval``). Bad params raise ``ValueError``
 naming the allowed values (never ``assert``, which ``python -O`` strips).
 
-Metrics compute from per-topic sufficient statistics (:class:`TopicStats`, built by
-``evaluation.scoring``), so paired tests and bootstrap resample statistics, not judgments.
+A metric declares the reducers of its family (``REDUCERS``: functions of a response's per-bullet
+facts and the topic's context, ``evaluation.metrics.facts``) and computes its score from what they
+return; scoring runs each reducer once per response (:class:`TopicStats`) and knows no metric.
 """
 from __future__ import annotations
 
 from bolt.spec import parse_call
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Mapping, NamedTuple
+from typing import Any, ClassVar, Iterable, Mapping, NamedTuple
+
+from evaluation.metrics.facts import Reducer
 
 
 class ParamInfo(NamedTuple):
@@ -26,36 +29,21 @@ class ParamInfo(NamedTuple):
 
 
 class TopicStats(NamedTuple):
-    """Everything any metric needs about one run's response to one topic (SPEC §6).
+    """One run's response to one topic, reduced by every metric family asked for (SPEC §6).
 
-    ``covered`` lists the facet ids newly covered, in bullet order (``N_1 ∪ ... ∪ N_K``).
-    ``wasted_words`` are the words of redundant or irrelevant bullet text; ``avg_nugget_words``
-    converts them into estimated incorrect nuggets. ``units_relevant`` is the pool size.
-    ``err_residual``/``err_total`` are ``Σ_i S_i`` under the two readings of ERR's ``q``.
-    ``pyramid_matched``/``pyramid_total`` are sums of nugget-pyramid weights (None without votes).
-    ``holistic`` is the mean ``5C + 0.5CO`` over assessors (None without holistic judgments).
+    ``reduced`` maps each family's :data:`~evaluation.metrics.facts.Reducer` to its statistics
+    (None when the family's input was not given); ``responded`` is False for a topic the run did
+    not answer. Paired tests and the bootstrap resample these, never the judgments.
     """
 
     topic: str
     run: str
     responded: bool
-    m: int
-    n_vital: int
-    covered: tuple[str, ...]
-    vital_covered: int
-    okay_covered: int
-    wasted_words: float
-    avg_nugget_words: float
-    sources_total: int
-    sources_supporting: int
-    units_cited: int
-    units_relevant: int
-    err_residual: float
-    err_total: float
-    length: int
-    pyramid_matched: float | None = None
-    pyramid_total: float | None = None
-    holistic: float | None = None
+    reduced: Mapping[Reducer, Any]
+
+    def of(self, reducer: Reducer) -> Any:
+        """The statistics one family's reducer made of this response."""
+        return self.reduced[reducer]
 
 
 def _fmt(value: Any) -> str:
@@ -66,12 +54,17 @@ def _fmt(value: Any) -> str:
 
 
 class Metric:
-    """A named metric with validated params. Subclasses declare ``NAME``, ``SUPPORTED_PARAMS``, ``compute``."""
+    """A named metric with validated params.
+
+    Subclasses declare ``NAME``, ``SUPPORTED_PARAMS``, ``REDUCERS`` (the family's reducers, whose
+    results ``compute`` receives in that order) and ``compute``. A metric with no reducers computes
+    from a statistics record of its own (``evaluation.convert.track_metrics``).
+    """
 
     NAME: ClassVar[str] = ""
     SUPPORTED_PARAMS: ClassVar[dict[str, ParamInfo]] = {}
     DEFAULT: ClassVar[float] = 0.0  # score of a topic the run did not answer (counted, not dropped)
-    NEEDS: ClassVar[str | None] = None  # TopicStats field that must not be None ("holistic", ...)
+    REDUCERS: ClassVar[tuple[Reducer, ...]] = ()
 
     __slots__ = ("params",)
 
@@ -131,16 +124,35 @@ class Metric:
 
     def available(self, stats: TopicStats) -> bool:
         """Whether the statistics carry what this metric needs (votes, holistic scores)."""
-        return self.NEEDS is None or getattr(stats, self.NEEDS) is not None
+        return all(stats.reduced.get(r) is not None for r in self.REDUCERS)
 
-    def compute(self, stats: TopicStats) -> float:  # pragma: no cover - abstract
+    def compute(self, *stats: Any) -> float:  # pragma: no cover - abstract
+        """The score from the statistics of ``REDUCERS``, one argument each."""
         raise NotImplementedError
 
     def score(self, stats: TopicStats) -> float:
         """The topic's score: the declared default when the run gave no response to the topic."""
         if not stats.responded:
             return self.DEFAULT
-        return float(self.compute(stats))
+        if not self.REDUCERS:  # computes from a statistics record of its own (evaluation.convert.track_metrics)
+            return float(self.compute(stats))
+        reduced = stats.reduced
+        try:
+            args = [reduced[r] for r in self.REDUCERS]
+        except KeyError:
+            raise ValueError(f"the statistics of topic {stats.topic}, run {stats.run} were reduced without "
+                             f"{self!r}'s reducers; build them with this metric among build_stats(metrics=...)") from None
+        return float(self.compute(*args))
+
+
+def reducers_of(metrics: Iterable[Metric]) -> list[Reducer]:
+    """The distinct reducers the metrics need, first-seen order (each runs once per response)."""
+    out: list[Reducer] = []
+    for m in metrics:
+        for r in m.REDUCERS:
+            if r not in out:
+                out.append(r)
+    return out
 
 
 # ---------------------------------------------------------------------------------- registry
@@ -170,6 +182,9 @@ class Registry:
 
     def names(self) -> list[str]:
         return list(self.metrics)
+
+    def prototypes(self) -> list[Metric]:
+        return list(self.metrics.values())
 
 
 REGISTRY = Registry({}, {})
@@ -204,5 +219,4 @@ def mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-Compute = Callable[[TopicStats], float]
 Params = Mapping[str, Any]

@@ -6,7 +6,31 @@ the pool: its nugget citations plus every source judged supporting in any run sc
 """
 from __future__ import annotations
 
-from evaluation.metrics.base import Metric, ParamInfo, TopicStats, register
+from typing import NamedTuple
+
+from evaluation.metrics.base import Metric, ParamInfo, register
+from evaluation.metrics.facts import Response, TopicContext
+
+
+class CitationStats(NamedTuple):
+    """Sources cited, sources judged supporting, distinct units cited in support, units in the pool."""
+
+    sources_total: int
+    sources_supporting: int
+    units_cited: int
+    units_relevant: int
+
+
+def reduce_citations(response: Response, topic: TopicContext) -> CitationStats:
+    """Count the sources and the distinct supporting units over the response's bullets (every
+    supporting unit is in the topic's pool by construction)."""
+    bullets = response.bullets
+    total = supporting = 0
+    for b in bullets:
+        total += b.sources
+        supporting += len(b.supporting)
+    cited = {u for b in bullets for u, _ in b.supporting}
+    return CitationStats(total, supporting, len(cited), topic.pool_size)
 
 
 def citation_precision(supporting: int, total: int) -> float:
@@ -31,8 +55,9 @@ class CitationPrecision(Metric):
 
     NAME = "P_c"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
+    REDUCERS = (reduce_citations,)
 
-    def compute(self, s: TopicStats) -> float:
+    def compute(self, s: CitationStats) -> float:
         return citation_precision(s.sources_supporting, s.sources_total)
 
 
@@ -41,8 +66,9 @@ class CitationRecall(Metric):
 
     NAME = "R_c"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
+    REDUCERS = (reduce_citations,)
 
-    def compute(self, s: TopicStats) -> float:
+    def compute(self, s: CitationStats) -> float:
         return citation_recall(s.units_cited, s.units_relevant)
 
 
@@ -51,8 +77,9 @@ class CitationF(Metric):
 
     NAME = "F_c"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
+    REDUCERS = (reduce_citations,)
 
-    def compute(self, s: TopicStats) -> float:
+    def compute(self, s: CitationStats) -> float:
         return citation_f(citation_precision(s.sources_supporting, s.sources_total),
                           citation_recall(s.units_cited, s.units_relevant))
 

@@ -8,7 +8,10 @@ by bullets ``1..k-1`` (``denominator='residual'``); ``denominator='total'`` divi
 """
 from __future__ import annotations
 
-from evaluation.metrics.base import Metric, ParamInfo, TopicStats, register
+from typing import NamedTuple
+
+from evaluation.metrics.base import Metric, ParamInfo, register
+from evaluation.metrics.facts import Response, TopicContext
 
 
 def err_facet(steps: list[tuple[int, int, int, float]], residual: bool = True) -> float:
@@ -31,7 +34,7 @@ def err_sums(rows, facets_of_unit: dict, ci_size: dict[str, int]) -> tuple[float
     """``Σ_i S_i`` under the residual and the total denominator, in one pass over a response's bullets.
 
     ``rows`` are (effective facets, supporting (unit, facets) pairs, ``w_k / W_k``) of the bullets
-    with a supporting source, in order (``evaluation.scoring.BulletFacts``); ``facets_of_unit`` maps a
+    with a supporting source, in order (``evaluation.metrics.facts.BulletFacts``); ``facets_of_unit`` maps a
     unit to the facets whose ``C_i`` hold it; ``ci_size`` is ``|C_i|``. Same arithmetic, in the same
     order, as :func:`err_facet` over each facet's steps (a step with ``q = 0`` changes nothing, so it
     is skipped). A unit a bullet cites in support of ``f`` is in ``C_f`` by construction, so the new
@@ -66,6 +69,24 @@ def err_sums(rows, facets_of_unit: dict, ci_size: dict[str, int]) -> tuple[float
     return sum(a[0] for a in acc.values()), sum(a[2] for a in acc.values())
 
 
+class ErrStats(NamedTuple):
+    """``Σ_i S_i`` under the two readings of ``q``'s denominator, and the topic's ``m``."""
+
+    m: int
+    err_residual: float
+    err_total: float
+
+
+def reduce_err(response: Response, topic: TopicContext) -> ErrStats:
+    """Both ``Σ_i S_i`` of the response (:func:`err_sums` over its bullets with a supporting source)."""
+    rows = [(b.facets, b.supporting, b.responsive_fraction) for b in response.bullets if b.supporting]
+    for row in rows:
+        if row[0]:  # some bullet addresses a facet: else both sums are 0
+            res, tot = err_sums(rows, topic.facets_of_unit, topic.ci_size)
+            return ErrStats(len(topic.facets), res, tot)
+    return ErrStats(len(topic.facets), 0, 0)
+
+
 class ERR(Metric):
     """Expected reciprocal rank as a cascade over bullets, per facet, averaged over facets (p_i = 1/m)."""
 
@@ -75,8 +96,9 @@ class ERR(Metric):
                                  "q's denominator: relevant units of the facet not yet cited (residual "
                                  "recall, the guidelines' wording) or all of them (|C_i|)"),
     }
+    REDUCERS = (reduce_err,)
 
-    def compute(self, s: TopicStats) -> float:
+    def compute(self, s: ErrStats) -> float:
         total = s.err_residual if self.params["denominator"] == "residual" else s.err_total
         return total / s.m if s.m else 0.0
 

@@ -6,7 +6,31 @@ estimated incorrect nuggets ``e`` = redundant or irrelevant words / average word
 """
 from __future__ import annotations
 
-from evaluation.metrics.base import Metric, ParamInfo, TopicStats, register
+from typing import NamedTuple
+
+from evaluation.metrics.base import Metric, ParamInfo, register
+from evaluation.metrics.facts import Response, TopicContext
+
+
+class FacetStats(NamedTuple):
+    """``covered``: the facet ids newly covered, in bullet order (``N_1 ∪ ... ∪ N_K``); ``wasted_words``:
+    words of redundant or irrelevant bullet text; ``avg_nugget_words`` turns them into nuggets."""
+
+    m: int
+    covered: tuple[str, ...]
+    wasted_words: float
+    avg_nugget_words: float
+
+
+def reduce_facets(response: Response, topic: TopicContext) -> FacetStats:
+    """Sum the newly covered facets and the wasted words over the response's bullets."""
+    covered: list[str] = []
+    wasted = 0.0
+    for b in response.bullets:
+        wasted += b.wasted_words
+        if b.newly_covered:
+            covered.extend(b.newly_covered)
+    return FacetStats(len(topic.facets), tuple(covered), wasted, topic.avg_nugget_words)
 
 
 def facet_recall(c: int, m: int) -> float:
@@ -27,8 +51,9 @@ class FacetRecall(Metric):
 
     NAME = "R_n"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
+    REDUCERS = (reduce_facets,)
 
-    def compute(self, s: TopicStats) -> float:
+    def compute(self, s: FacetStats) -> float:
         return facet_recall(len(s.covered), s.m)
 
 
@@ -37,8 +62,9 @@ class FacetPrecision(Metric):
 
     NAME = "P_n"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
+    REDUCERS = (reduce_facets,)
 
-    def compute(self, s: TopicStats) -> float:
+    def compute(self, s: FacetStats) -> float:
         return facet_precision(len(s.covered), s.wasted_words, s.avg_nugget_words)
 
 

@@ -3,9 +3,9 @@ phase 1 guidelines v5.0 (§"Measures"), the F1 of facet precision and citation-s
 """
 from __future__ import annotations
 
-from evaluation.metrics.base import Metric, ParamInfo, TopicStats, register
-from evaluation.metrics.citation import citation_f, citation_precision, citation_recall
-from evaluation.metrics.facet import facet_precision, facet_recall
+from evaluation.metrics.base import Metric, ParamInfo, register
+from evaluation.metrics.citation import CitationStats, citation_f, citation_precision, citation_recall, reduce_citations
+from evaluation.metrics.facet import FacetStats, facet_precision, facet_recall, reduce_facets
 
 
 def gale_f(p_n: float, f_c: float, r_n: float) -> float:
@@ -19,11 +19,12 @@ class GaleF(Metric):
 
     NAME = "F_GD"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
+    REDUCERS = (reduce_facets, reduce_citations)
 
-    def compute(self, s: TopicStats) -> float:
+    def compute(self, s: FacetStats, cit: CitationStats) -> float:
         c = len(s.covered)
-        f_c = citation_f(citation_precision(s.sources_supporting, s.sources_total),
-                         citation_recall(s.units_cited, s.units_relevant))
+        f_c = citation_f(citation_precision(cit.sources_supporting, cit.sources_total),
+                         citation_recall(cit.units_cited, cit.units_relevant))
         return gale_f(facet_precision(c, s.wasted_words, s.avg_nugget_words), f_c, facet_recall(c, s.m))
 
 

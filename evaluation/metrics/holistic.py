@@ -3,7 +3,14 @@
 """
 from __future__ import annotations
 
-from evaluation.metrics.base import Metric, ParamInfo, TopicStats, register
+from evaluation.metrics.base import Metric, ParamInfo, register
+from evaluation.metrics.facts import Response, TopicContext
+
+
+def reduce_holistic(response: Response, topic: TopicContext) -> float | None:
+    """The mean ``5C + 0.5CO`` over the assessors who scored the response; None when none did."""
+    scores = topic.holistic.get(response.run)
+    return sum(scores) / len(scores) if scores else None
 
 
 def holistic_score(content: float, organization: float) -> float:
@@ -16,10 +23,10 @@ class Holistic(Metric):
 
     NAME = "holistic"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
-    NEEDS = "holistic"
+    REDUCERS = (reduce_holistic,)
 
-    def compute(self, s: TopicStats) -> float:
-        return s.holistic if s.holistic is not None else 0.0
+    def compute(self, mean_score: float | None) -> float:
+        return mean_score if mean_score is not None else 0.0
 
 
 holistic = register(Holistic())

@@ -11,9 +11,62 @@ weight over total weight; the allowance counts every matched facet.
 """
 from __future__ import annotations
 
-from evaluation.metrics.base import Metric, ParamInfo, TopicStats, register
+from typing import Mapping, NamedTuple
+
+from evaluation.metrics.base import Metric, ParamInfo, register
+from evaluation.metrics.facts import Response, TopicContext
 
 ALLOWANCE_PER_NUGGET = 100
+
+
+class NuggetStats(NamedTuple):
+    """Vital facets of the topic, vital and okay facets the response newly covers, its length in
+    non-white-space characters."""
+
+    n_vital: int
+    vital_covered: int
+    okay_covered: int
+    length: int
+
+
+class PyramidStats(NamedTuple):
+    """Pyramid weight the response matched, the topic's total weight, facets matched, length."""
+
+    matched_weight: float
+    total_weight: float
+    matched: int
+    length: int
+
+
+def reduce_nuggets(response: Response, topic: TopicContext) -> NuggetStats:
+    """Count the vital and okay facets the bullets newly cover and sum their lengths."""
+    vital = topic.vital
+    n_vital = n_okay = length = 0
+    for b in response.bullets:
+        length += b.length
+        for f in b.newly_covered:
+            if f in vital:
+                n_vital += 1
+            else:
+                n_okay += 1
+    return NuggetStats(len(vital), n_vital, n_okay, length)
+
+
+def pyramid_weights(facets: tuple[str, ...], votes: Mapping[str, Mapping[str, int]]) -> dict[str, float]:
+    """A facet's vital votes over the most vital votes of any facet of the topic (0 when none has any)."""
+    vital_votes = {fid: float(votes.get(fid, {}).get("vital", 0)) for fid in facets}
+    top = max(vital_votes.values(), default=0.0)
+    return {fid: (v / top if top > 0 else 0.0) for fid, v in vital_votes.items()}
+
+
+def reduce_pyramid(response: Response, topic: TopicContext) -> PyramidStats | None:
+    """Sum the pyramid weights of the newly covered facets; None without a votes file."""
+    if topic.votes is None:
+        return None
+    weights = pyramid_weights(topic.facets, topic.votes)
+    covered = [f for b in response.bullets for f in b.newly_covered]
+    return PyramidStats(sum(weights[f] for f in covered), sum(weights.values()), len(covered),
+                        sum(b.length for b in response.bullets))
 
 
 def length_precision(matched: int, length: int, per_nugget: int = ALLOWANCE_PER_NUGGET) -> float:
@@ -53,8 +106,9 @@ class NuggetF(Metric):
 
     NAME = "nugget_F"
     SUPPORTED_PARAMS = {"beta": _BETA}
+    REDUCERS = (reduce_nuggets,)
 
-    def compute(self, s: TopicStats) -> float:
+    def compute(self, s: NuggetStats) -> float:
         return nugget_f(s.vital_covered, s.okay_covered, s.n_vital, s.length, self.params["beta"])
 
 
@@ -63,12 +117,12 @@ class PyramidF(Metric):
 
     NAME = "pyramid_F"
     SUPPORTED_PARAMS = {"beta": _BETA}
-    NEEDS = "pyramid_total"
+    REDUCERS = (reduce_pyramid,)
 
-    def compute(self, s: TopicStats) -> float:
-        if s.pyramid_total is None:
+    def compute(self, s: PyramidStats | None) -> float:
+        if s is None:
             return 0.0
-        return pyramid_f(s.pyramid_matched or 0.0, s.pyramid_total, len(s.covered), s.length, self.params["beta"])
+        return pyramid_f(s.matched_weight, s.total_weight, s.matched, s.length, self.params["beta"])
 
 
 nugget_F = register(NuggetF(), aliases=("trec_nugget_F", "nugget_f"))

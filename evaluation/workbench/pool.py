@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from bolt.submission import Run
-from evaluation.workbench.reuse import BulletKey, bullet_key, source_key
+from evaluation.metrics.facts import post_id_at, unit_key
+from evaluation.workbench.reuse import BulletKey, bullet_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,16 +27,21 @@ class Occurrence:
 
 @dataclass(frozen=True, slots=True)
 class PooledSource:
-    """A cited post of a pooled bullet: thread, post unit and every offset cited into it."""
+    """A cited post of a pooled bullet: thread, post id and every offset cited into it."""
 
-    key: tuple[str, str]       # reuse.source_key(thread, unit, offset)
+    key: tuple[str, str]       # unit_key(thread, post_id, offset)
     thread: str
-    unit: str | None
+    post_id: str | None
     offsets: tuple[int, ...]
 
     @property
+    def unit(self) -> str | None:
+        """The post id, by the judgments' name for it (``JudgedSource.unit``)."""
+        return self.post_id
+
+    @property
     def id(self) -> str:
-        """The id the page uses for this source (thread + unit, never a path)."""
+        """The id the page uses for this source (thread + post id, never a path)."""
         return f"{self.key[0]}#{self.key[1]}"
 
 
@@ -60,20 +66,14 @@ def item_id(key: BulletKey) -> str:
     return hashlib.sha256(f"{key[0]}\x00{key[1]}".encode("utf-8")).hexdigest()[:16]
 
 
-def unit_of(corpus, thread_id: str, offset: int) -> str | None:
-    """The id of the post element holding ``offset`` (None when the thread or post is unknown)."""
-    thread = corpus.get(thread_id) if corpus is not None else None
-    if thread is None:
-        return None
-    post = thread.post_at(offset)
-    return post.id if post is not None else None
+unit_of = post_id_at  # the former name, kept importable
 
 
 def build_pool(runs: Iterable[Run], corpus, topics: Iterable[str], seed: str) -> dict[str, list[PoolItem]]:
     """Per topic number, the distinct bullets of all runs in blind, stable random order."""
     wanted = list(topics)
     pool: dict[str, dict[BulletKey, PoolItem]] = {t: {} for t in wanted}
-    units: dict[tuple[str, int], str | None] = {}
+    post_ids: dict[tuple[str, int], str | None] = {}  # (thread id, offset) -> post id
     for run in runs:
         for result in run:
             items = pool.get(result.number)
@@ -86,23 +86,23 @@ def build_pool(runs: Iterable[Run], corpus, topics: Iterable[str], seed: str) ->
                     item = items[key] = PoolItem(item_id(key), result.number, b.text, key)
                 item.occurrences.append(Occurrence(run.run_id, b.position,
                                                    tuple((s.post, s.offset) for s in b.sources)))
-                for s in b.sources:
-                    if (s.post, s.offset) not in units:
-                        units[(s.post, s.offset)] = unit_of(corpus, s.post, s.offset)
+                for s in b.sources:  # a submission source: s.post is the thread id (SPEC <source post=...>)
+                    if (s.post, s.offset) not in post_ids:
+                        post_ids[(s.post, s.offset)] = post_id_at(corpus, s.post, s.offset)
     out: dict[str, list[PoolItem]] = {}
     for number, items in pool.items():
         for item in items.values():
             grouped: dict[tuple[str, str], list[int]] = {}
-            unit_for: dict[tuple[str, str], str | None] = {}
+            post_id_for: dict[tuple[str, str], str | None] = {}
             for occ in item.occurrences:
-                for post, offset in occ.sources:
-                    unit = units[(post, offset)]
-                    k = source_key(post, unit, offset)
+                for thread, offset in occ.sources:
+                    post_id = post_ids[(thread, offset)]
+                    k = unit_key(thread, post_id, offset)
                     offs = grouped.setdefault(k, [])
-                    unit_for[k] = unit
+                    post_id_for[k] = post_id
                     if offset not in offs:
                         offs.append(offset)
-            item.sources = [PooledSource(k, k[0], unit_for[k], tuple(sorted(v))) for k, v in grouped.items()]
+            item.sources = [PooledSource(k, k[0], post_id_for[k], tuple(sorted(v))) for k, v in grouped.items()]
         out[number] = sorted(items.values(),
                              key=lambda it: hashlib.sha256(f"{seed}\x00{it.id}".encode("utf-8")).hexdigest())
     return out

@@ -2,7 +2,7 @@
 
 A person's decision about a bullet is about its text, not about the run that gave it: two runs
 that output the same sentence for the same topic get the same facets and the same struck words.
-Support is about a cited post, so it carries over per (topic, bullet text, thread, post unit).
+Support is about a cited post, so it carries over per (topic, bullet text, thread, post id).
 This module holds those keys (the one definition of "the same bullet") and the index of earlier
 human judgments that ``bolt judge --reuse`` and ``bolt assess --reuse`` consult.
 
@@ -20,6 +20,7 @@ from typing import Iterable
 
 from bolt.problems import ERROR, Problem, ProblemsError
 from evaluation.judgments import JudgedSource, Judgment, read_judgments
+from evaluation.metrics.facts import unit_key
 
 TEXT_KEY = "text"          # the judged bullet text (extra key written by `bolt judge`)
 STRUCK_KEY = "struck"      # struck character spans [[start, end], ...] of that text
@@ -40,7 +41,6 @@ def normalise_text(text: str) -> str:
 
 
 BulletKey = tuple[str, str]            # (topic, normalised text)
-SourceKey = tuple[str, str, str]       # (thread id, post unit or "@offset") within a bullet key
 
 
 def bullet_key(topic: str, text: str) -> BulletKey:
@@ -48,13 +48,9 @@ def bullet_key(topic: str, text: str) -> BulletKey:
     return (topic, normalise_text(text))
 
 
-def source_key(post: str, unit: str | None, offset: int) -> tuple[str, str]:
-    """Key of a judged citation: the thread and the post element it points into.
-
-    Two offsets in the same post share one support decision (the post supports the bullet or
-    not); when the post unit is unknown the offset stands in for it.
-    """
-    return (post, unit if unit else f"@{offset}")
+#: Key of a judged citation: the scorer's source unit (thread, post id or "@offset"), so two offsets
+#: into one post share one support decision, as they share one unit in scoring.
+source_key = unit_key
 
 
 @dataclass
@@ -127,7 +123,7 @@ class ReuseIndex:
             self.decisions[key] = d
         for src in j.sources:
             if src.extra.get("decided", True) is not False:
-                d.supports[source_key(src.post, src.unit, src.offset)] = src.supports
+                d.supports[unit_key(src.post, src.unit, src.offset)] = src.supports
 
 
 def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
@@ -178,7 +174,7 @@ def apply_human(machine: Judgment, text: str, human: HumanDecision) -> Judgment:
     sources: list[JudgedSource] = []
     machine_sources = 0
     for src in machine.sources:
-        k = source_key(src.post, src.unit, src.offset)
+        k = unit_key(src.post, src.unit, src.offset)
         if k in human.supports:
             sources.append(JudgedSource(src.post, src.offset, src.unit, human.supports[k], None,
                                         {JUDGED_BY_KEY: "human"}))

@@ -23,10 +23,11 @@ from bolt import __version__
 from bolt.submission import Run
 from bolt.topics import Facet, Nugget, Topic, find_nugget_offsets, nugget_resolves, read_topics, write_topics
 from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgment, read_judgments
+from evaluation.metrics.facts import unit_key
 from evaluation.workbench.pool import PoolItem, build_pool
 from evaluation.workbench.posts import post_view
 from evaluation.workbench.reuse import (JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key, merge_spans,
-                                        source_key, struck_spans, unstruck_text)
+                                        struck_spans, unstruck_text)
 from indexing.atomic import atomic_open, atomic_write_text
 from indexing.errors import ToolkitError
 
@@ -177,7 +178,7 @@ class JudgingSession:
                 bool(j.extra.get("complete", True)), j.extra.get("reused_from"))
         ids = {s.key: s.id for s in item.sources}
         for src in j.sources:
-            sid = ids.get(source_key(src.post, src.unit, src.offset))
+            sid = ids.get(unit_key(src.post, src.unit, src.offset))
             if sid is not None and sid not in d.supports and src.extra.get("decided", True) is not False:
                 d.supports[sid] = src.supports
 
@@ -427,10 +428,10 @@ class JudgingSession:
         out = []
         for occ in item.occurrences:
             sources = []
-            for post, offset in occ.sources:
-                s = ids[(post, offset)]
+            for thread, offset in occ.sources:
+                s = ids[(thread, offset)]
                 decided = s.id in d.supports
-                sources.append(JudgedSource(post, offset, s.unit, bool(d.supports.get(s.id, False)), None,
+                sources.append(JudgedSource(thread, offset, s.post_id, bool(d.supports.get(s.id, False)), None,
                                             {} if decided else {"decided": False}))
             out.append(Judgment(item.topic, occ.run, occ.position, self.assessor, facets, words,
                                 min(words, self._count_words(kept)), tuple(sources), dict(extra)))
