@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
+from bolt.submission import read_run
 from bolt.topics import Facet, Topic
 from evaluation.agreement import binary_agreement, judgment_agreement
 from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
@@ -79,28 +80,52 @@ def test_pairs_mode_decides_each_pair(tmp_path, capsys):
     assert doc["pairs"] == 3 and doc["assessor"]["accuracy"] == 1.0 and "in-sample" in doc["note"]
 
 
+def _carry_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("carry_judgments", REPO / "scripts" / "carry_judgments.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 @pytest.mark.slow
 def test_careful_sample_judgments_agree_with_bolt_assess(tmp_path, capsys):
-    """The issue's acceptance check: R_n per system by ``bolt assess`` within 0.1 of the careful reading."""
+    """The issue's acceptance check: R_n per system by ``bolt assess`` within 0.1 of the careful reading.
+
+    The careful reading is carried to the demo's runs by bullet text (``scripts/carry_judgments.py``,
+    the keys of ``evaluation.workbench.reuse``), so a reordered bullet keeps its judgment; a bullet no
+    person has read fails the test with the command that lists it, never a silent skip.
+    """
     careful = read_judgments(CAREFUL)
-    assert len(careful) == 278 and {j.run for j in careful} == {"main", "lead", "bm25-sentences"}
-    assert all(j.assessor == "careful:assessor-engineer" for j in careful)
+    assert {j.run for j in careful} == {"main", "lead", "bm25-sentences"}
+    assert all(j.assessor.startswith("careful:") and j.extra.get("text") for j in careful)
     work = tmp_path / "demo"
     assert main(["demo", "--workdir", str(work), "--quiet"]) == 0
     capsys.readouterr()
-    from bolt.submission import read_run
-
-    read = {(j.topic, j.run, j.bullet): j.extra["text"] for j in careful}
-    made = {(n, r.run_id, b.position): b.text for r in map(read_run, sorted((work / "runs").glob("*.xml")))
-            for n, res in r.results.items() for b in res.bullets}
-    changed = sorted(k for k in made if read.get(k) != made[k])
-    if changed:  # the baseline changed: the careful reading covers other bullets
-        pytest.skip(f"{len(changed)} of {len(made)} demo bullets differ from the careful reading "
-                    f"(first: {changed[0]}); re-read them and rewrite {CAREFUL.name} (docs/assessor.md)")
-    assert main(["agree", str(CAREFUL), str(work / "judgments.jsonl"), "--topics",
+    # the careful lines under other run names, so every demo bullet is carried by its text
+    mine = tmp_path / "careful.jsonl"
+    with mine.open("w", encoding="utf-8") as fh:
+        for line in CAREFUL.read_text(encoding="utf-8").splitlines():
+            d = json.loads(line)
+            if "_meta" in d:
+                continue
+            d["run"] = "read:" + d["run"]
+            fh.write(json.dumps(d, ensure_ascii=False) + "\n")
+    runs = sorted((work / "runs").glob("*.xml"))
+    todo = tmp_path / "todo.jsonl"
+    left = _carry_script().carry(runs, mine, [str(REPO / "bolt" / "data" / "sample_corpus")], todo, "careful:carried")
+    assert left == 0, (f"{len(todo.read_text(encoding='utf-8').splitlines())} demo bullets have no careful judgment: "
+                       f"python scripts/carry_judgments.py RUNS --judgments {CAREFUL} --corpus bolt/data/sample_corpus "
+                       "--todo TODO.jsonl lists them; judge them (seed 004), add them with --add TODO.jsonl")
+    carried = [j for j in read_judgments(mine) if not j.run.startswith("read:")]
+    write_judgments(carried, tmp_path / "carried.jsonl")
+    made = sum(len(res.bullets) for r in map(read_run, runs) for res in r.results.values())
+    assert len(carried) == made
+    assert main(["agree", str(tmp_path / "carried.jsonl"), str(work / "judgments.jsonl"), "--topics",
                  str(REPO / "topics" / "sample.xml"), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["bullets_in_both"] == 278 and doc["only_in_first"] == 0
+    assert doc["bullets_in_both"] == made and doc["only_in_first"] == 0
     for run, scores in doc["runs"].items():
         assert abs(scores["R_n"]["difference"]) <= 0.1, (run, scores["R_n"])
     assert doc["facets"]["kappa"] >= 0.7
