@@ -115,3 +115,41 @@ def test_development_pairs_harness_runs_held_out(tmp_path):
     assert res["statement"]["pooled"]["n"] == 386
     # the learned rule must not lose to word overlap on unseen topics (bench.py gives the figures)
     assert res["statement"]["pooled"]["kappa"] >= res["tuned_overlap"]["pooled"]["kappa"]
+
+
+def test_a_pair_with_several_comparisons_is_decided_by_its_best_one():
+    """A forum (bullet, facet) pair holds one comparison per (facet text, bullet unit); the assessor
+    matches when any of them reaches the threshold, and so does the harness."""
+    lo = dict.fromkeys(FEATURES, 0.0)
+    hi = dict(lo, idf_coverage=1.0)
+    model = StatementModel("t", ("idf_coverage",), (10.0,), -5.0, 0.5, {})
+    data = pl.PairData([pl.PairLabel("a", "forum:1", True, "p", "s"), pl.PairLabel("b", "forum:2", False, "p", "s")],
+                       [lo, lo], [False, False], [[lo, hi], [lo, lo]])
+    assert pl.decide(model, data, [0, 1]) == [True, False]
+    # training instances: the positive pair gives its most specific comparison only, the negative all of its own
+    X, y = pl._instances(data.subs, data.labels, [0, 1])
+    assert X == [hi, lo, lo] and y == [1, 0, 0]
+
+
+def test_forum_pairs_from_careful_judgments():
+    """Every judged English bullet (distinct by topic and text) against every facet of its topic,
+    labelled by the careful judgment's facets; a held-out group per topic."""
+    import json
+
+    root = Path(__file__).resolve().parents[1]
+    topics, judged = root / "topics/sample.xml", root / "tests/data/careful/sample.judgments.jsonl"
+    from bolt.topics import read_topics
+    from evaluation.matching.text import script_lang
+
+    n_facets = {t.number: len(t.facets) for t in read_topics(topics)}
+    want: dict[tuple[str, str], set[str]] = {}
+    for line in judged.read_text(encoding="utf-8").splitlines():
+        j = json.loads(line)
+        if "topic" in j and script_lang(" ".join(j["text"].split())) == "eng":
+            want.setdefault((j["topic"], " ".join(j["text"].split())), set()).update(j["facets"])
+    data = pl.prepare_judged(topics, judged, None)
+    assert len(data.pairs) == sum(n_facets[t] for t, _ in want)
+    assert sum(data.labels) == sum(len(f) for f in want.values())
+    assert {p.group for p in data.pairs} == {pl.FORUM_PREFIX + t for t, _ in want}
+    assert all(len(s) >= 1 for s in data.subs)
+    assert pl.SOURCES[pl.FORUM_PREFIX] == "forum"
