@@ -64,7 +64,10 @@ def test_model_probability_is_the_logistic_of_the_linear_score():
 def test_the_shipped_model_loads_and_separates_a_statement_from_a_subject_match():
     m = load_model()
     assert set(m.features) <= set(FEATURES) and 0 < m.threshold < 1
-    assert m.fit_notes["pairs"] == 386  # fitted on the development pairs, nothing else
+    # fitted on development data only: the 386 iKAT pairs and the forum pairs of the careful
+    # ebay-dev judgments (9 topics); never on the sample topics
+    assert m.fit_notes["pairs"] == 386 + 873
+    assert not any(t.startswith(("1.", pl.FORUM_PREFIX + "1.")) for t in m.fit_notes["topics"])
     pool = ["The board sold Fathy for 12 million dollars.", "Fathy is a striker.", "The fee for Fathy was 12 million dollars.",
             "I love this club.", "Fathy scored again.", "The board of the club met."]
     idf = Idf(pool)
