@@ -373,7 +373,8 @@ def _pairs_calibration(args) -> dict:
     out["targets"] = {"ikat accuracy>=0.88": new["ikat"]["accuracy"] >= 0.88, "ikat kappa>=0.5": new["ikat"]["kappa"] >= 0.5}
     for src in new:
         if new[src]["n"]:
-            out["targets"][f"{src} beats_tuned_overlap_kappa"] = new[src]["kappa"] > tuned[src]["kappa"]
+            for m in ("accuracy", "kappa"):
+                out["targets"][f"{src} beats_tuned_overlap_{m}"] = new[src][m] > tuned[src][m]
     return out
 
 
