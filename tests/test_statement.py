@@ -156,3 +156,16 @@ def test_forum_pairs_from_careful_judgments():
     assert {p.group for p in data.pairs} == {pl.FORUM_PREFIX + t for t, _ in want}
     assert all(len(s) >= 1 for s in data.subs)
     assert pl.SOURCES[pl.FORUM_PREFIX] == "forum"
+
+
+def test_forum_development_pairs_are_the_ones_the_model_was_fitted_on():
+    """The forum pairs of the careful ebay-dev judgments (merged from the baseline branch; skipped
+    when absent): 873 pairs, 35 positives, 9 topics, as the shipped model's fit notes say."""
+    root = Path(__file__).resolve().parents[1]
+    topics, judged = root / "topics/ebay-dev.xml", root / "tests/data/careful/ebay-dev.judgments.jsonl"
+    if not (topics.is_file() and judged.is_file()):
+        pytest.skip(f"forum development judgments not present at {judged}")
+    data = pl.prepare_judged(topics, judged, None)
+    assert (len(data.pairs), sum(data.labels), len(set(data.groups))) == (873, 35, 9)
+    notes = load_model().fit_notes
+    assert {g for g in notes["topics"] if g.startswith(pl.FORUM_PREFIX)} == set(data.groups)
