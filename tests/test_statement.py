@@ -64,7 +64,10 @@ def test_model_probability_is_the_logistic_of_the_linear_score():
 def test_the_shipped_model_loads_and_separates_a_statement_from_a_subject_match():
     m = load_model()
     assert set(m.features) <= set(FEATURES) and 0 < m.threshold < 1
-    assert m.fit_notes["pairs"] == 386  # fitted on the development pairs, nothing else
+    # fitted on development data only: the 386 iKAT pairs and the forum pairs of the careful
+    # ebay-dev judgments (9 topics); never on the sample topics
+    assert m.fit_notes["pairs"] == 386 + 873
+    assert not any(t.startswith(("1.", pl.FORUM_PREFIX + "1.")) for t in m.fit_notes["topics"])
     pool = ["The board sold Fathy for 12 million dollars.", "Fathy is a striker.", "The fee for Fathy was 12 million dollars.",
             "I love this club.", "Fathy scored again.", "The board of the club met."]
     idf = Idf(pool)
@@ -115,3 +118,54 @@ def test_development_pairs_harness_runs_held_out(tmp_path):
     assert res["statement"]["pooled"]["n"] == 386
     # the learned rule must not lose to word overlap on unseen topics (bench.py gives the figures)
     assert res["statement"]["pooled"]["kappa"] >= res["tuned_overlap"]["pooled"]["kappa"]
+
+
+def test_a_pair_with_several_comparisons_is_decided_by_its_best_one():
+    """A forum (bullet, facet) pair holds one comparison per (facet text, bullet unit); the assessor
+    matches when any of them reaches the threshold, and so does the harness."""
+    lo = dict.fromkeys(FEATURES, 0.0)
+    hi = dict(lo, idf_coverage=1.0)
+    model = StatementModel("t", ("idf_coverage",), (10.0,), -5.0, 0.5, {})
+    data = pl.PairData([pl.PairLabel("a", "forum:1", True, "p", "s"), pl.PairLabel("b", "forum:2", False, "p", "s")],
+                       [lo, lo], [False, False], [[lo, hi], [lo, lo]])
+    assert pl.decide(model, data, [0, 1]) == [True, False]
+    # training instances: the positive pair gives its most specific comparison only, the negative all of its own
+    X, y = pl._instances(data.subs, data.labels, [0, 1])
+    assert X == [hi, lo, lo] and y == [1, 0, 0]
+
+
+def test_forum_pairs_from_careful_judgments():
+    """Every judged English bullet (distinct by topic and text) against every facet of its topic,
+    labelled by the careful judgment's facets; a held-out group per topic."""
+    import json
+
+    root = Path(__file__).resolve().parents[1]
+    topics, judged = root / "topics/sample.xml", root / "tests/data/careful/sample.judgments.jsonl"
+    from bolt.topics import read_topics
+    from evaluation.matching.text import script_lang
+
+    n_facets = {t.number: len(t.facets) for t in read_topics(topics)}
+    want: dict[tuple[str, str], set[str]] = {}
+    for line in judged.read_text(encoding="utf-8").splitlines():
+        j = json.loads(line)
+        if "topic" in j and script_lang(" ".join(j["text"].split())) == "eng":
+            want.setdefault((j["topic"], " ".join(j["text"].split())), set()).update(j["facets"])
+    data = pl.prepare_judged(topics, judged, None)
+    assert len(data.pairs) == sum(n_facets[t] for t, _ in want)
+    assert sum(data.labels) == sum(len(f) for f in want.values())
+    assert {p.group for p in data.pairs} == {pl.FORUM_PREFIX + t for t, _ in want}
+    assert all(len(s) >= 1 for s in data.subs)
+    assert pl.SOURCES[pl.FORUM_PREFIX] == "forum"
+
+
+def test_forum_development_pairs_are_the_ones_the_model_was_fitted_on():
+    """The forum pairs of the careful ebay-dev judgments (merged from the baseline branch; skipped
+    when absent): 873 pairs, 35 positives, 9 topics, as the shipped model's fit notes say."""
+    root = Path(__file__).resolve().parents[1]
+    topics, judged = root / "topics/ebay-dev.xml", root / "tests/data/careful/ebay-dev.judgments.jsonl"
+    if not (topics.is_file() and judged.is_file()):
+        pytest.skip(f"forum development judgments not present at {judged}")
+    data = pl.prepare_judged(topics, judged, None)
+    assert (len(data.pairs), sum(data.labels), len(set(data.groups))) == (873, 35, 9)
+    notes = load_model().fit_notes
+    assert {g for g in notes["topics"] if g.startswith(pl.FORUM_PREFIX)} == set(data.groups)

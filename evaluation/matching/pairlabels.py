@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import csv
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple, Sequence
+from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from evaluation.agreement import BinaryAgreement, binary_agreement
 from evaluation.matching import lexical
@@ -38,8 +38,18 @@ FEATURE_SETS: tuple[tuple[str, ...], ...] = (
     ("idf_coverage", "sentence_cosine", "cosine"),
 )
 """The menu the feature set is chosen from (on training topics only, like C and the threshold)."""
+LEXICAL = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage")
+REFIT_FEATURE_SETS: tuple[tuple[str, ...], ...] = (LEXICAL,)
+"""What the shipped model is refitted with: the lexical specificity features that v0.2's inner
+cross-validation chose from :data:`FEATURE_SETS` on the iKAT pairs alone. Choosing again from the
+whole menu over iKAT and forum pairs was measured worse on both kinds, held out (docs/assessor.md)."""
 C_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
 PROBABILITY_GRID = tuple(round(0.05 * k, 2) for k in range(2, 19))
+FORUM_PREFIX = "forum:"
+SOURCES = {FORUM_PREFIX: "forum", "": "ikat"}
+"""Group prefix -> data source, for figures of each kind of pair apart (``loto(..., sources=)``)."""
+SOURCE_WEIGHTS = {FORUM_PREFIX: 0.5, "": 0.5}
+"""Selection objective over both kinds: the mean of each kind's kappa (neither drowns the other)."""
 
 
 class PairLabel(NamedTuple):
@@ -83,11 +93,31 @@ def read_pairs(path: str | Path) -> list[PairLabel]:
 
 @dataclass
 class PairData:
-    """Per-pair decisions inputs: features for the learned rule, and the old rule's decision."""
+    """Per-pair decision inputs: features for the learned rule, and the old rule's decision.
+
+    ``subs`` holds, per pair, the features of every (facet text, bullet unit) comparison the
+    assessor makes for it: one for a pair-label row, several for a forum (bullet, facet) pair
+    (each sentence and the whole bullet, against the description and each nugget). The pair's
+    probability is the best comparison's, as in ``Assessor._match_statements``. ``feats`` is the
+    comparison with the highest term coverage (what the word-overlap rule sees).
+    """
 
     pairs: list[PairLabel]
     feats: list[dict[str, float]]
     old_default: list[bool]
+    subs: list[list[dict[str, float]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.subs:
+            self.subs = [[f] for f in self.feats]
+
+    def __add__(self, other: "PairData") -> "PairData":
+        return PairData(self.pairs + other.pairs, self.feats + other.feats, self.old_default + other.old_default,
+                        self.subs + other.subs)
+
+    def subset(self, keep: Sequence[int]) -> "PairData":
+        return PairData([self.pairs[i] for i in keep], [self.feats[i] for i in keep],
+                        [self.old_default[i] for i in keep], [self.subs[i] for i in keep])
 
     @property
     def labels(self) -> list[bool]:
@@ -129,6 +159,68 @@ def prepare(pairs: Sequence[PairLabel], embedder, old_lexical: float = 0.4, old_
     return PairData(list(pairs), feats, old)
 
 
+def prepare_judged(topics_path: str | Path, judgments_path: str | Path, embedder, old_lexical: float = 0.4,
+                   old_min_terms: int = 2, old_semantic: float = 0.45) -> PairData:
+    """Forum pairs from careful judgments: every judged bullet (distinct by topic and text) against
+    every facet of its topic, labelled by whether the careful ``facets`` hold that facet.
+
+    Each pair keeps the comparisons the assessor makes (each sentence and, for a longer bullet,
+    the whole bullet; against the English description and each English nugget text); IDF pools
+    are one topic's facet texts and judged bullet units, as in ``Assessor._match_statements``.
+    The pair's ``paragraph`` is the bullet and its ``statement`` the description; ``topic`` is
+    ``forum:`` and the topic number (its own held-out group, told apart from pair-label topics).
+    """
+    import numpy as np
+
+    from bolt.topics import read_topics
+    from evaluation.judgments import read_judgments
+    from evaluation.matching.text import script_lang
+
+    topics = {t.number: t for t in read_topics(topics_path)}
+    bullets: dict[tuple[str, str], set[str]] = {}
+    for j in read_judgments(judgments_path):
+        text = " ".join(str(j.extra.get("text", "")).split())
+        if j.topic not in topics or not text or script_lang(text) != "eng":
+            continue
+        bullets.setdefault((j.topic, text), set()).update(j.facets)
+    units_of = {}
+    for (_, text) in bullets:
+        ss = sentences(text, "eng")
+        units_of[text] = ss + ((text,) if len(ss) > 1 else ())
+    refs_of = {n: {f.id: [x for x in [f.desc] + [g.text for g in f.nuggets] if x and script_lang(x) == "eng"]
+                   for f in t.facets} for n, t in topics.items()}
+    idfs = {n: Idf([x for xs in refs_of[n].values() for x in xs]
+                   + [u for (tn, text) in bullets if tn == n for u in units_of[text]]) for n in topics}
+    unit_sents = {u: sentences(u, "eng") for us in units_of.values() for u in us}
+    texts = list(dict.fromkeys([x for r in refs_of.values() for xs in r.values() for x in xs]
+                               + list(unit_sents) + [s for ss in unit_sents.values() for s in ss]))
+    vec = dict(zip(texts, np.asarray(embedder.encode(texts), dtype="float32"))) if embedder else {}
+    pairs, feats, old, subs = [], [], [], []
+    for (n, text), facets in sorted(bullets.items()):
+        for f in topics[n].facets:
+            comps, old_yes = [], False
+            for ref_text in refs_of[n][f.id]:
+                ref = Reference.of(ref_text, idfs[n])
+                for u in units_of[text]:
+                    ss = unit_sents[u]
+                    cos = float(vec[ref_text] @ vec[u]) if vec else 0.0
+                    sc = max(float(vec[ref_text] @ vec[x]) for x in ss) if vec else 0.0
+                    comps.append(features(ref, u, ss, cos, sc))
+                    old_yes = old_yes or lexical.lexical_match(
+                        lexical.overlap(ref.terms, lexical.content_terms(u)), old_lexical, old_min_terms) or (
+                        bool(vec) and cos >= old_semantic)
+            if not comps:
+                continue
+            pairs.append(PairLabel(f"{n}:{f.id}:{len(pairs)}", FORUM_PREFIX + n, f.id in facets, text, f.desc))
+            subs.append(comps)
+            feats.append(max(comps, key=lambda c: c["coverage"]))
+            old.append(old_yes)
+    if not pairs:
+        raise ToolkitError(f"{judgments_path}: no English bullet with a 'text' for a topic of {topics_path}",
+                           file=str(judgments_path), hint="give the careful judgments written for these topics")
+    return PairData(pairs, feats, old, subs)
+
+
 def folds(groups: Sequence[str]) -> Iterator[tuple[str, list[int], list[int]]]:
     """Leave one topic out: (held-out topic, training indices, test indices)."""
     for g in sorted(set(groups), key=lambda x: (len(x), x)):
@@ -147,49 +239,118 @@ def best_threshold(scores: Sequence[float], labels: Sequence[bool], grid: Sequen
     return best_t
 
 
-def fit_model(feats: Sequence[dict[str, float]], labels: Sequence[bool], groups: Sequence[str],
-              feature_sets: Sequence[Sequence[str]] = FEATURE_SETS, C_grid: Sequence[float] = C_GRID,
-              objective: str = "kappa", name: str = "statement-lr") -> StatementModel:
+def _instances(subs: Sequence[Sequence[dict[str, float]]], labels: Sequence[bool], idx: Sequence[int]
+               ) -> tuple[list[dict[str, float]], list[int]]:
+    """Training instances of some pairs: every comparison of a negative pair is a negative; a
+    positive pair contributes its one most specific comparison (highest ``idf_coverage`` plus
+    ``sentence_cosine``), since people's "yes" says that *some* facet text is stated, not all."""
+    X: list[dict[str, float]] = []
+    y: list[int] = []
+    for i in idx:
+        if labels[i]:
+            X.append(max(subs[i], key=lambda f: f["idf_coverage"] + f["sentence_cosine"]))
+            y.append(1)
+        else:
+            X.extend(subs[i])
+            y.extend([0] * len(subs[i]))
+    return X, y
+
+
+def _max_proba(clf, names: Sequence[str], subs: Sequence[Sequence[dict[str, float]]], idx: Sequence[int]):
+    """Each pair's best comparison probability (the assessor's decision)."""
+    import numpy as np
+
+    flat = [f for i in idx for f in subs[i]]
+    p = clf.predict_proba(np.array([[f[n] for n in names] for f in flat], dtype=float))[:, 1]
+    out, k = [], 0
+    for i in idx:
+        out.append(float(p[k:k + len(subs[i])].max()))
+        k += len(subs[i])
+    return out
+
+
+def fit_model(feats: Sequence[dict[str, float]] | Sequence[Sequence[dict[str, float]]], labels: Sequence[bool],
+              groups: Sequence[str], feature_sets: Sequence[Sequence[str]] = FEATURE_SETS,
+              C_grid: Sequence[float] = C_GRID, objective: str = "kappa", name: str = "statement-lr",
+              weights: Mapping[str, float] | None = None) -> StatementModel:
     """Fit the logistic regression on these pairs; features, C and threshold by inner leave-one-topic-out.
 
-    The feature set (from a small menu), the regularisation ``C`` and the decision threshold are
-    chosen together on out-of-fold probabilities of the given pairs (never on in-sample ones,
-    which are over-confident); then the model is refitted on all of them with that choice.
+    ``feats`` gives each pair's features, or each pair's list of comparisons (``PairData.subs``;
+    the pair's probability is then its best comparison's). The feature set (from a small menu),
+    the regularisation ``C`` and the decision threshold are chosen together on out-of-fold
+    probabilities of the given pairs (never on in-sample ones, which are over-confident); then
+    the model is refitted on all of them with that choice. ``weights`` (group prefix -> weight)
+    makes the selection objective a weighted mean over data sources: see :func:`_objective`.
     """
+    from threadpoolctl import threadpool_limits  # a scikit-learn dependency
+
+    with threadpool_limits(1):  # tiny fits: BLAS threads only contend (10-50x slower on a busy machine)
+        return _fit_model(feats, labels, groups, feature_sets, C_grid, objective, name, weights)
+
+
+def _fit_model(feats, labels, groups, feature_sets, C_grid, objective, name, weights) -> StatementModel:
     import numpy as np
     from sklearn.linear_model import LogisticRegression
 
-    y = np.array(labels, dtype=int)
-    yb = list(map(bool, y))
+    subs = [list(f) if isinstance(f, (list, tuple)) else [f] for f in feats]
+    yb = [bool(x) for x in labels]
     inner = list(folds(groups))
     best: tuple = (-math.inf, C_grid[0], 0.5, tuple(feature_sets[0]))
     for names, C in ((tuple(fs), C) for fs in feature_sets for C in C_grid):
-        X = np.array([[f[n] for n in names] for f in feats], dtype=float)
-        oof = np.zeros(len(y))
+        oof = np.zeros(len(yb))
         for _, tr, te in inner:
-            if len(set(y[tr])) < 2:
-                oof[te] = y[tr].mean()
+            Xd, y = _instances(subs, yb, tr)
+            if len(set(y)) < 2:
+                oof[te] = float(np.mean(y))
                 continue
-            oof[te] = LogisticRegression(C=C, max_iter=5000).fit(X[tr], y[tr]).predict_proba(X[te])[:, 1]
-        t = best_threshold(list(oof), yb, PROBABILITY_GRID, objective)
-        v = getattr(binary_agreement(yb, [p >= t for p in oof]), objective)
+            clf = LogisticRegression(C=C, max_iter=5000).fit(np.array([[f[n] for n in names] for f in Xd]), y)
+            oof[te] = _max_proba(clf, names, subs, te)
+        t = max(PROBABILITY_GRID, key=lambda t: (round(_objective(yb, [p >= t for p in oof], groups, objective,
+                                                                   weights), 9), t))
+        v = _objective(yb, [p >= t for p in oof], groups, objective, weights)
         if v > best[0]:
             best = (v, C, t, names)
     _, C, t, feature_names = best
-    X = np.array([[f[n] for n in feature_names] for f in feats], dtype=float)
-    m = LogisticRegression(C=C, max_iter=5000).fit(X, y)
-    notes = {"pairs": int(len(y)), "positives": int(y.sum()), "topics": sorted(set(groups)), "C": C,
+    Xd, y = _instances(subs, yb, range(len(yb)))
+    m = LogisticRegression(C=C, max_iter=5000).fit(np.array([[f[n] for n in feature_names] for f in Xd]), y)
+    notes = {"pairs": len(yb), "positives": int(sum(yb)), "topics": sorted(set(groups)), "C": C,
              "C_grid": list(C_grid), "threshold_objective": objective,
              "inner_out_of_fold_" + objective: round(float(best[0]), 4),
              "feature_sets": [list(fs) for fs in feature_sets],
              "chosen_by": "inner leave-one-topic-out probabilities (features, C and threshold together)"}
+    if weights:
+        notes["objective_weights"] = dict(weights)
     return StatementModel(name, tuple(feature_names), tuple(round(float(c), 6) for c in m.coef_[0]),
                           round(float(m.intercept_[0]), 6), t, notes)
 
 
-def loto(data: PairData, rules: dict[str, Callable[[PairData, list[int], list[int]], list[bool]]]
-         ) -> dict[str, dict]:
-    """Each rule's pooled held-out agreement (decisions of every fold concatenated) and per fold."""
+def _objective(labels: Sequence[bool], decided: Sequence[bool], groups: Sequence[str], objective: str,
+               weights: Mapping[str, float] | None) -> float:
+    """The selection objective: pooled agreement, or with ``weights`` (a prefix of the group -> weight,
+    e.g. ``{"2.": 0.5, "": 0.5}``) the weighted mean of each data source's agreement, so a larger
+    source cannot drown a smaller one."""
+    if not weights:
+        return getattr(binary_agreement(labels, decided), objective)
+    total = 0.0
+    for prefix, w in weights.items():
+        src = [i for i, g in enumerate(groups) if _source(g, weights) == prefix]
+        if src:
+            total += w * getattr(binary_agreement([labels[i] for i in src], [decided[i] for i in src]), objective)
+    return total
+
+
+def _source(group: str, weights: Mapping[str, float]) -> str:
+    """The longest prefix in ``weights`` the group starts with."""
+    return max((p for p in weights if group.startswith(p)), key=len, default="")
+
+
+def loto(data: PairData, rules: dict[str, Callable[[PairData, list[int], list[int]], list[bool]]],
+         sources: Mapping[str, str] | None = None) -> dict[str, dict]:
+    """Each rule's pooled held-out agreement (decisions of every fold concatenated) and per fold.
+
+    ``sources`` (group prefix -> name, e.g. ``{"2.": "forum", "": "ikat"}``) adds the pooled
+    agreement of each data source's held-out pairs apart (``by_source``).
+    """
     labels, groups = data.labels, data.groups
     out: dict[str, dict] = {}
     for name, rule in rules.items():
@@ -202,6 +363,11 @@ def loto(data: PairData, rules: dict[str, Callable[[PairData, list[int], list[in
         order = sorted(decided)
         pooled: BinaryAgreement = binary_agreement([labels[i] for i in order], [decided[i] for i in order])
         out[name] = {"pooled": pooled.as_dict(), "per_topic": per_fold}
+        if sources:
+            out[name]["by_source"] = {
+                src: binary_agreement([labels[i] for i in order if _source(groups[i], sources) == prefix],
+                                      [decided[i] for i in order if _source(groups[i], sources) == prefix]).as_dict()
+                for prefix, src in sources.items()}
     return out
 
 
@@ -215,13 +381,35 @@ def rule_tuned_overlap(data: PairData, train: list[int], test: list[int]) -> lis
     return [cov[i] >= t for i in test]
 
 
-def rule_statement(feature_sets: Sequence[Sequence[str]] = FEATURE_SETS, C_grid: Sequence[float] = C_GRID,
-                   objective: str = "kappa"):
-    """The learned rule as a fold function: fitted (C, threshold too) on the training topics only."""
+def decide(model: StatementModel, data: PairData, idx: Sequence[int], threshold: float | None = None) -> list[bool]:
+    """A fitted model's decisions on some pairs: the best comparison's probability against the threshold."""
+    t = model.threshold if threshold is None else threshold
+    return [max(model.probability(f) for f in data.subs[i]) >= t for i in idx]
+
+
+def rule_fixed(model: StatementModel):
+    """A model as shipped (not refitted) as a fold function: for data it was never fitted on."""
 
     def rule(data: PairData, train: list[int], test: list[int]) -> list[bool]:
-        m = fit_model([data.feats[i] for i in train], [data.labels[i] for i in train],
-                      [data.groups[i] for i in train], feature_sets, C_grid, objective)
-        return [m.probability(data.feats[i]) >= m.threshold for i in test]
+        return decide(model, data, test)
+
+    return rule
+
+
+def rule_statement(feature_sets: Sequence[Sequence[str]] = FEATURE_SETS, C_grid: Sequence[float] = C_GRID,
+                   objective: str = "kappa", weights: Mapping[str, float] | None = None,
+                   exclude: str | None = None):
+    """The learned rule as a fold function: fitted (C, threshold too) on the training topics only.
+
+    ``exclude`` (a group prefix) leaves those topics out of every fit: ``exclude=FORUM_PREFIX``
+    is the v0.2 procedure (iKAT pairs only), so its forum figures are the shipped v0.2 model's.
+    """
+
+    def rule(data: PairData, train: list[int], test: list[int]) -> list[bool]:
+        if exclude is not None:
+            train = [i for i in train if not data.groups[i].startswith(exclude)]
+        m = fit_model([data.subs[i] for i in train], [data.labels[i] for i in train],
+                      [data.groups[i] for i in train], feature_sets, C_grid, objective, weights=weights)
+        return decide(m, data, test)
 
     return rule
