@@ -46,8 +46,7 @@ class SystemConfig:
     None: off) the threads thread-first looks at are ranked by that encoder's cosine of the English
     query to the thread's headline and opening post (blended like English thread relevance, with
     ``w_thread_semantic``), the ``thread_top`` best-retrieved are considered, and the first
-    ``xl_threads`` that pass the test and give a sentence are used; the sentence pick adds the
-    encoder's cosine of each sentence to the query to its back-translation evidence.
+    ``xl_threads`` that pass the test and give a sentence are used (the sentence pick is unchanged).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
     its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the

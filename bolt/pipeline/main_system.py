@@ -341,17 +341,7 @@ class MainSystem:
                         cands.append((i, sum(weight[t] for t in shared)))
                     if not cands:
                         continue
-                    if xl_rel:
-                        # half the share of evidence (relative to the thread's best), half what the
-                        # multilingual encoder says of the sentence against the query; times the
-                        # sentence's prior (informativeness, the asker's role)
-                        top = max(w for _, w in cands) or 1.0
-                        enc = self._xl_encoder()
-                        sims = enc.encode([sents[i].text for i, _ in cands]) @ enc.encode([query])[0]
-                        keyed = [(-(0.5 * w / top + 0.5 * max(0.0, float(sim))) * prior[i], -scores[i],
-                                  sentence_key(sents[i]), i) for (i, w), sim in zip(cands, sims)]
-                    else:
-                        keyed = [(-w, -scores[i], sentence_key(sents[i]), i) for i, w in cands]
+                    keyed = [(-w, -scores[i], sentence_key(sents[i]), i) for i, w in cands]
                     pick = min(keyed)[-1]
                     out.append(Cluster(pick, [pick]))
                     texts.add(sents[pick].text)
