@@ -63,6 +63,19 @@ def _index(lines: list[dict]) -> tuple[dict, dict]:
     return by_text, support
 
 
+def carried_responsive(old: dict, words: int) -> int:
+    """The responsive words of a carried judgment under today's word count.
+
+    A judgment made under another definition of a word (``indexing.textfacts``) may count the same
+    text differently: a wholly responsive bullet stays wholly responsive, a partly struck one keeps
+    its struck share, never more than the text's words.
+    """
+    judged_words, responsive = int(old.get("words") or 0), int(old["responsive_words"])
+    if judged_words <= 0 or responsive >= judged_words:
+        return words if judged_words > 0 and responsive > 0 else 0
+    return min(words, round(words * responsive / judged_words))
+
+
 def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path | None, assessor: str,
           only: set[str] | None = None) -> int:
     from bolt.submission import read_run
@@ -97,9 +110,10 @@ def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path
                         unknown = True
                         src["post_text"] = text_at(th, s.offset)[:300] if th is not None else ""
                     sources.append(src)
+                words = count_words(b.text)
                 line = {"topic": number, "run": run.run_id, "bullet": b.position, "assessor": assessor,
-                        "facets": list(old["facets"]) if old else None, "words": count_words(b.text),
-                        "responsive_words": old["responsive_words"] if old else None,
+                        "facets": list(old["facets"]) if old else None, "words": words,
+                        "responsive_words": carried_responsive(old, words) if old else None,
                         "sources": sources, "text": b.text}
                 if old and old.get("notes"):
                     line["notes"] = old["notes"]

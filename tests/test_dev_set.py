@@ -62,7 +62,8 @@ def test_judgments_carry_over_by_text_and_new_bullets_go_to_the_todo_list(tmp_pa
     lines = [json.loads(x) for x in judged.read_text(encoding="utf-8").splitlines()]
     assert len(lines) == 2
     new = lines[1]
-    assert (new["run"], new["bullet"], new["facets"], new["responsive_words"]) == ("new", 2, ["2"], 8)
+    # judged as 8 of 8 words under an older count; today A has 7 ("not-as-described" is one word): 7 of 7
+    assert (new["run"], new["bullet"], new["facets"], new["words"], new["responsive_words"]) == ("new", 2, ["2"], 7, 7)
     assert new["sources"] == [{"post": "bolt-eng-DF-9-1-2", "offset": a_off, "unit": "p2", "supports": True}]
     left = [json.loads(x) for x in todo.read_text(encoding="utf-8").splitlines()]
     assert [(x["bullet"], x["facets"], x["sources"][0]["unit"], x["sources"][0]["supports"]) for x in left] == \
@@ -136,3 +137,13 @@ def test_main_answers_real_threads_from_the_thread_that_asks(real_samples, tmp_p
             assert 1 <= len(bullets) <= 10
             assert bullets[0].sources[0][0] in nugget_threads
             assert all(informativeness(b.text) >= 0.5 for b in bullets)
+
+
+def test_carried_responsive_words_follow_todays_word_count():
+    carry = _script("carry_judgments")
+    # wholly responsive under the old count (25 of 25) stays wholly responsive under the new one (28)
+    assert carry.carried_responsive({"words": 25, "responsive_words": 25}, 28) == 28
+    # nothing responsive stays nothing
+    assert carry.carried_responsive({"words": 25, "responsive_words": 0}, 28) == 0
+    # 10 of 20 struck keeps its share: round(30 * 10 / 20) = 15
+    assert carry.carried_responsive({"words": 20, "responsive_words": 10}, 30) == 15
