@@ -144,15 +144,21 @@ def score_document(stats: Mapping[str, Mapping[str, Any]], metrics: Sequence[Met
 def score_autonuggetizer(topics_path: str | os.PathLike, judgments_path: str | os.PathLike,
                          runs: Sequence[str] | None = None) -> dict[str, Any]:
     """Score converted AutoNuggetizer assignments with the six AutoNuggetizer metrics."""
+    return _score_track(topics_path, judgments_path, runs, autonugget_stats, AUTONUGGET_METRICS,
+                        {"track": "autonuggetizer", "credit": "support 1, partial_support 0.5 (strict 0)",
+                         "weights": "vital 1, okay 0.5", "unanswered": "0, counted"})
+
+
+def _score_track(topics_path: str | os.PathLike, judgments_path: str | os.PathLike, runs: Sequence[str] | None,
+                 stats_of: Any, metrics: Sequence[Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """Read the converted topics and judgments, reduce them with ``stats_of``, score ``metrics``."""
     from bolt.topics import read_topics
     from evaluation.judgments import file_sha256, read_judgments
 
     topics = read_topics(topics_path)
-    stats = autonugget_stats(topics, read_judgments(judgments_path), runs)
-    settings = {"track": "autonuggetizer", "credit": "support 1, partial_support 0.5 (strict 0)",
-                "weights": "vital 1, okay 0.5", "unanswered": "0, counted", "topics": len(topics),
-                "judgments_sha256": file_sha256(judgments_path)[:12]}
-    return score_document(stats, AUTONUGGET_METRICS, settings)
+    stats = stats_of(topics, read_judgments(judgments_path), runs)
+    full = {**settings, "topics": len(topics), "judgments_sha256": file_sha256(judgments_path)[:12]}
+    return score_document(stats, metrics, full)
 
 
 # ---------------------------------------------------------------------------------- ARGUE
@@ -315,12 +321,6 @@ def argue_counts(topics: Sequence[Any], judgments: Iterable[Any], runs: Sequence
 def score_argue(topics_path: str | os.PathLike, judgments_path: str | os.PathLike,
                 runs: Sequence[str] | None = None) -> dict[str, Any]:
     """Score converted ARGUE judgments with the ARGUE metrics, macro and micro."""
-    from bolt.topics import read_topics
-    from evaluation.judgments import file_sha256, read_judgments
-
-    topics = read_topics(topics_path)
-    stats = argue_counts(topics, read_judgments(judgments_path), runs)
-    settings = {"track": "argue", "coverage": "OR: any acceptable answer, AND: every answer",
-                "needs_citation": "cites or answers a nugget", "unanswered": "0, counted", "topics": len(topics),
-                "judgments_sha256": file_sha256(judgments_path)[:12]}
-    return score_document(stats, ARGUE_METRICS, settings)
+    return _score_track(topics_path, judgments_path, runs, argue_counts, ARGUE_METRICS,
+                        {"track": "argue", "coverage": "OR: any acceptable answer, AND: every answer",
+                         "needs_citation": "cites or answers a nugget", "unanswered": "0, counted"})
