@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bolt.submission import Run
     from bolt.topics import Topic
 
-ASSESSOR_VERSION = "0.2"
+ASSESSOR_VERSION = "0.3"
 RULES = ("anchor", "statement", "lexical", "semantic", "crosslingual")
 DECISIONS = ("statement", "overlap")
 _TEXT_LANGS = ("eng", "und", None)
