@@ -104,6 +104,17 @@ def _model(name: str | None) -> Callable[[], str]:
     return check
 
 
+def _multilingual() -> str:
+    """The cross-language encoder ``main`` ranks Arabic/Chinese threads with (and the assessor uses)."""
+    from bolt.multilingual import get_encoder
+
+    enc = get_encoder()
+    sims = enc.similarities(["The metro fare rises to 8 pounds."], ["地铁票价涨到8埃镑。", "The weather is nice today."])
+    if not sims[0, 0] > sims[0, 1]:
+        raise RuntimeError(f"the encoder does not rank a translation above an unrelated sentence: {sims.tolist()}")
+    return f"{enc.model_id}: English-Chinese cosine {sims[0, 0]:.2f} (unrelated {sims[0, 1]:.2f})"
+
+
 def run(args: argparse.Namespace) -> int:
     steps: list[tuple[str, Callable[[], str]]] = [
         ("python", lambda: f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"),
@@ -113,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.skip_lucene:
         steps += [("java", _java), ("lucene", _lucene)]
     if not args.skip_model:
-        steps.append(("model", _model(args.model)))
+        steps += [("model", _model(args.model)), ("multilingual", _multilingual)]
     checks = []
     for name, fn in steps:
         t0 = time.perf_counter()
