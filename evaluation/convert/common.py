@@ -17,6 +17,7 @@ from typing import Any, Iterable, Iterator
 
 from bolt.problems import ERROR, WARNING, Problem, ProblemsError
 from bolt.submission import Bullet, Source, clean_text
+from evaluation.convert.rules import RULES
 from evaluation.judgments import JudgedSource, Judgment
 from indexing.atomic import atomic_open
 from indexing.errors import ToolkitError
@@ -28,18 +29,23 @@ NO_DOCUMENT = "NO-DOCUMENT"  # the source we give an answer that cites nothing (
 
 
 class Problems:
-    """Collects the problems of one conversion; :meth:`check` raises them all at once."""
+    """Collects the problems of one conversion; :meth:`check` raises them all at once.
+
+    Every rule named must be declared in :data:`evaluation.convert.rules.RULES` (KeyError otherwise), so
+    the converted formats' faults are listed in one place, as every other format's are."""
 
     def __init__(self) -> None:
         self.items: list[Problem] = []
 
     def error(self, file: str | os.PathLike, line: int | None, rule: str, message: str,
               topic: str | None = None, bullet: int | None = None) -> None:
+        RULES[rule]  # declared, or KeyError
         if self.errors < MAX_PROBLEMS:
             self.items.append(Problem(ERROR, str(file), line, rule, message, topic, bullet))
 
     def warning(self, file: str | os.PathLike, line: int | None, rule: str, message: str,
                 topic: str | None = None) -> None:
+        RULES[rule]  # declared, or KeyError
         self.items.append(Problem(WARNING, str(file), line, rule, message, topic))
 
     @property
