@@ -86,3 +86,20 @@ def test_unanswered_topic_scores_zero_and_weights_by_hand():
     assert AN_weighted.score(g) == pytest.approx(5 / 6)
     assert AN_weighted(strict=True).score(g) == pytest.approx(2 / 3)
     assert AN_weighted.score(g._replace(responded=False)) == 0.0
+
+
+def test_argue_exports_through_the_cli_what_it_imported(tmp_path, capsys):
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "convert" / "argue"
+    conv, back = tmp_path / "conv", tmp_path / "back"
+    assert main(["convert", "import", "argue", str(data / "nugget-banks.jsonl"), str(data / "judgments.jsonl"),
+                 "--out", str(conv)]) == 0
+    runs = sorted(str(p) for p in (conv / "runs").glob("*.xml"))
+    assert main(["convert", "export", "argue", "--out", str(back), "--runs", *runs, "--topics",
+                 str(conv / "topics.xml"), "--judgments", str(conv / "judgments.jsonl")]) == 0
+    assert sorted(p.name for p in back.iterdir()) == ["judgments.jsonl", "nugget-banks.jsonl"]
+    assert main(["convert", "export", "argue", "--out", str(back), "--runs", *runs, "--topics",
+                 str(conv / "topics.xml"), "--votes", "v.tsv"]) == 1
+    assert "argue export takes --runs, one --topics and at most one --judgments file; leave out --votes" \
+        in capsys.readouterr().err

@@ -38,9 +38,9 @@ FORMATS: dict[str, FormatSpec] = {
     "trec-qa": FormatSpec("evaluation.convert.trecqa", "TREC QA definition/other questions 2003-2006: questions, "
                           "nuggets (vital/okay), responses, judgments, pyramid votes", "import_cli", "export_cli"),
     "trec-rag": FormatSpec("evaluation.convert.rag", "TREC RAG 2024/2025 answers, NeuCLIR/RAGTIME reports (JSONL), "
-                           "AutoNuggetizer nuggets and assignments", "import_cli", "export_cli"),
+                           "AutoNuggetizer nuggets and assignments", "import_rag", "export_cli"),
     "argue": FormatSpec("evaluation.convert.argue", "NeuCLIR/RAGTIME ARGUE nugget banks (questions with AND/OR "
-                        "answers) and sentence judgments, with their reports", "import_cli", "export_cli"),
+                        "answers) and sentence judgments, with their reports", "import_argue", "export_cli"),
 }
 
 #: Track metrics ``bolt convert score`` computes: name -> (module, scoring function).

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import Facet, Nugget, Topic, read_topics, write_topics
 from evaluation.convert.common import (NO_DOCUMENT, RULES_PREFIX, Problems, bullet, check_duplicate_texts,
-                                       cited_documents, format_aggregators, iter_json_lines, iter_lines,
-                                       one_topics_file, parse_aggregators, write_jsonl)
+                                       cited_documents, export_with_one_topics_file, format_aggregators,
+                                       iter_json_lines, iter_lines, parse_aggregators, write_jsonl)
 from evaluation.convert import rag
 from evaluation.convert.rag import Report, parse_report
 from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
@@ -355,11 +356,5 @@ def export_argue(out: str | os.PathLike, *, runs: list, topics: str | os.PathLik
     return written
 
 
-def import_cli(inputs: list[str], out: str) -> Converted:
-    return import_argue(inputs, out)
-
-
-def export_cli(out: str, *, runs: list[str], topics: dict[str, str], judgments: dict[str, str],
-               holistic: str | None = None, votes: str | None = None) -> list[Path]:
-    t, j = one_topics_file(FORMAT, topics, judgments, runs, holistic=holistic, votes=votes)
-    return export_argue(out, runs=runs, topics=t, judgments=j)
+#: What ``bolt convert export`` calls (the importer takes the input files as given: FORMATS names it directly)
+export_cli = partial(export_with_one_topics_file, FORMAT, export_argue)

@@ -13,7 +13,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from bolt.problems import ERROR, WARNING, Problem, ProblemsError
 from bolt.submission import Bullet, Source, clean_text
@@ -167,6 +167,15 @@ def one_topics_file(fmt: str, topics: dict[str, str], judgments: dict[str, str],
                            f" --judgments file{'; leave out ' + ', '.join(extra) if extra else ''}",
                            hint="see 'bolt convert export --help'")
     return next(iter(topics.values())), next(iter(judgments.values()), None)
+
+
+def export_with_one_topics_file(fmt: str, exporter: Callable[..., list[Path]], out: str, *, runs: list[str],
+                                topics: dict[str, str], judgments: dict[str, str], holistic: str | None = None,
+                                votes: str | None = None) -> list[Path]:
+    """``bolt convert export`` of a format with one topics file and at most one judgments file (no
+    assessors apart, no holistic or votes file): the arguments checked, then ``exporter`` called."""
+    t, j = one_topics_file(fmt, topics, judgments, runs, holistic=holistic, votes=votes)
+    return exporter(out, runs=runs, topics=t, judgments=j)
 
 
 def cited_documents(b: Bullet) -> list[str]:

@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import IMPORTANCES, Facet, Topic, read_topics, write_topics
-from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, cited_documents, iter_json_lines,
-                                       judgment, one_topics_file, write_jsonl)
+from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, cited_documents,
+                                       export_with_one_topics_file, iter_json_lines, judgment, write_jsonl)
 from evaluation.judgments import read_judgments, write_judgments
 
 FORMAT = "trec-rag"
@@ -371,11 +372,5 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
     return written
 
 
-def import_cli(inputs: list[str], out: str) -> Converted:
-    return import_rag(inputs, out)
-
-
-def export_cli(out: str, *, runs: list[str], topics: dict[str, str], judgments: dict[str, str],
-               holistic: str | None = None, votes: str | None = None) -> list[Path]:
-    t, j = one_topics_file(FORMAT, topics, judgments, runs, holistic=holistic, votes=votes)
-    return export_rag(out, runs=runs, topics=t, judgments=j)
+#: What ``bolt convert export`` calls (the importer takes the input files as given: FORMATS names it directly)
+export_cli = partial(export_with_one_topics_file, FORMAT, export_rag)
