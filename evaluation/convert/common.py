@@ -110,10 +110,16 @@ def is_number(text: str) -> bool:
     return True
 
 
+def cited(docids: Iterable[str]) -> tuple[str, ...]:
+    """The distinct non-empty document ids in order, or the placeholder ``NO-DOCUMENT`` (our bullets
+    and judged sources need one): what a converted bullet and its judgment both cite."""
+    return tuple(dict.fromkeys(d for d in docids if d)) or (NO_DOCUMENT,)
+
+
 def bullet(position: int, text: str, docids: Iterable[str]) -> Bullet:
     """A bullet citing whole documents: offset 0 of each (other tracks cite documents, not offsets)."""
-    srcs = tuple(dict.fromkeys(d for d in docids if d)) or (NO_DOCUMENT,)
-    return Bullet(position=position, text=clean_text(text), sources=tuple(Source(post=d, offset=0) for d in srcs))
+    return Bullet(position=position, text=clean_text(text),
+                  sources=tuple(Source(post=d, offset=0) for d in cited(docids)))
 
 
 def judgment(topic: str, run: str, position: int, assessor: str, text: str, facets: Iterable[str],
@@ -122,10 +128,10 @@ def judgment(topic: str, run: str, position: int, assessor: str, text: str, face
     matched a facet (other tracks judge answers, not citations; docs/formats.md says what follows)."""
     facets = tuple(dict.fromkeys(facets))
     words = count_words(text)
-    srcs = tuple(dict.fromkeys(d for d in docids if d)) or (NO_DOCUMENT,)
     return Judgment(topic=topic, run=run, bullet=position, assessor=assessor, facets=facets, words=words,
                     responsive_words=words, extra=dict(extra or {}),
-                    sources=tuple(JudgedSource(post=d, offset=0, unit=None, supports=bool(facets)) for d in srcs))
+                    sources=tuple(JudgedSource(post=d, offset=0, unit=None, supports=bool(facets))
+                                  for d in cited(docids)))
 
 
 def check_duplicate_texts(file: str | os.PathLike, lines: dict[int, int] | int, texts: list[str], topic: str, run: str,
