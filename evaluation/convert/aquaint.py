@@ -32,7 +32,7 @@ from typing import Iterator, NamedTuple
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import Facet, Topic, read_topics, write_topics
 from evaluation.convert.common import (ASTERISKS, Problems, bullet, check_duplicate_texts, is_number, iter_lines,
-                                       judgment, one_folder)
+                                       judgment, mark_lines, one_folder)
 from evaluation.judgments import read_holistic, read_judgments, write_judgments
 from indexing.atomic import atomic_write_text
 from indexing.errors import ToolkitError
@@ -507,20 +507,18 @@ def export_pilot(out: str | os.PathLike, *, runs: list[str | os.PathLike], topic
                            for b in res.bullets])
         if blocks:
             _write(out / f"Q.{qnum}", _join_blocks(blocks), written)
+    texts = {(r.run_id, n, b.position): (b.text, b.sources[0].post if b.sources else "X" * 8)
+             for r in read for n, res in r.results.items() for b in res.bullets} if judgments else {}
     for assessor, ts in topic_sets.items():
         for t in ts:
             if t.facets:
                 _write(out / f"{t.number}.{assessor}",
                        [f"{f.id} {'* ' if f.vital else ''}{f.desc}" for f in t.facets], written)
         if assessor in judgments:
-            texts = {(r.run_id, n, b.position): (b.text, b.sources[0].post if b.sources else "X" * 8)
-                     for r in read for n, res in r.results.items() for b in res.bullets}
             by_q: dict[str, dict[str, list[str]]] = defaultdict(dict)
             for j in read_judgments(judgments[assessor]):
                 text, docid = texts.get((j.run, j.topic, j.bullet), ("", "X" * 8))
-                marks = j.extra.get("marks") or [{"nugget": f, "docid": docid, "text": text} for f in j.facets]
-                lines = by_q[j.topic].setdefault(j.run, [])
-                lines += [f"{j.topic} {j.run} {j.bullet} {m['nugget']} {m['docid']} {m['text']}".rstrip() for m in marks]
+                by_q[j.topic].setdefault(j.run, []).extend(mark_lines(j, docid, text))
             for qnum in qnums:
                 blocks = [by_q[qnum][r.run_id] for r in read if by_q.get(qnum, {}).get(r.run_id)]
                 if blocks:

@@ -134,6 +134,13 @@ def judgment(topic: str, run: str, position: int, assessor: str, text: str, face
                                   for d in cited(docids)))
 
 
+def mark_lines(j: Judgment, docid: str, text: str) -> list[str]:
+    """A judgment as the AQUAINT pilot's and TREC QA's mark lines ``QNUM RUN ITEM NUGGET DOCID text``: the
+    marks the import kept in ``extra``, else one line per judged facet with the bullet's document and text."""
+    marks = j.extra.get("marks") or [{"nugget": f, "docid": docid, "text": text} for f in j.facets]
+    return [f"{j.topic} {j.run} {j.bullet} {m['nugget']} {m['docid']} {m['text']}".rstrip() for m in marks]
+
+
 def check_duplicate_texts(file: str | os.PathLike, lines: dict[int, int] | int, texts: list[str], topic: str, run: str,
                           problems: Problems) -> None:
     """Our submission format refuses a repeated bullet text within a response: say where and what to do.

@@ -27,8 +27,8 @@ from typing import Iterator, NamedTuple
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import IMPORTANCES, VOTES_HEADER, Facet, Topic, read_topics, read_votes, write_topics, write_votes
 from evaluation.convert.aquaint import ASSESSOR_PREFIX, iter_items, iter_marks, iter_questions
-from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, iter_lines, judgment, one_folder,
-                                       one_topics_file)
+from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, iter_lines, judgment, mark_lines,
+                                       one_folder, one_topics_file)
 from evaluation.judgments import read_judgments, write_judgments
 from indexing.atomic import atomic_write_text
 from indexing.errors import ToolkitError
@@ -250,8 +250,7 @@ def export_trecqa(out: str | os.PathLike, *, runs: list, topics: str | os.PathLi
     lines = []
     for j in read_judgments(judgments):
         docid, text = docs.get((j.run, j.topic, j.bullet), ("X" * 8, ""))
-        marks = j.extra.get("marks") or [{"nugget": f, "docid": docid, "text": text} for f in j.facets]
-        lines += [f"{j.topic} {j.run} {j.bullet} {m['nugget']} {m['docid']} {m['text']}".rstrip() for m in marks]
+        lines += mark_lines(j, docid, text)
     write("judgments", lines)
     if votes:
         v = read_votes_rows(votes)
