@@ -77,7 +77,7 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bolt.problems import ProblemsError
+    from bolt.problems import ERROR, ProblemsError
     from evaluation.convert import FORMATS
 
     if args.action is None:
@@ -92,26 +92,21 @@ def run(args: argparse.Namespace) -> int:
         return _score(args)
     spec = FORMATS[args.format]
     try:
-        if args.action == "import" and args.check:
+        if args.action == "export":
+            written = spec.exporter(args.out, runs=args.runs, topics=_pairs(args.topics, "topics"),
+                                    judgments=_pairs(args.judgments, "judgments"), holistic=args.holistic,
+                                    votes=args.votes)
+        elif args.check:  # the whole import, into a folder thrown away
             import tempfile
 
             with tempfile.TemporaryDirectory(prefix="bolt-convert-check-") as tmp:
                 result = spec.importer(args.inputs, tmp)
-            for p in result.warnings:
-                print(p.format(), file=sys.stderr)
-            counts = ", ".join(f"{v} {k}" for k, v in result.counts.items())
-            print(f"{args.format}: the input is valid ({counts}); nothing was written", file=sys.stderr)
-            return SUCCESS
-        if args.action == "import":
-            result = spec.importer(args.inputs, args.out)
         else:
-            written = spec.exporter(args.out, runs=args.runs, topics=_pairs(args.topics, "topics"),
-                                    judgments=_pairs(args.judgments, "judgments"), holistic=args.holistic,
-                                    votes=args.votes)
+            result = spec.importer(args.inputs, args.out)
     except ProblemsError as exc:
         for p in exc.problems:
             print(p.format(), file=sys.stderr)
-        n = sum(1 for p in exc.problems if p.severity == "error")
+        n = sum(1 for p in exc.problems if p.severity == ERROR)
         print(f"{n} error(s); nothing was written", file=sys.stderr)
         return INVALID
     if args.action == "export":
@@ -120,6 +115,9 @@ def run(args: argparse.Namespace) -> int:
     for p in result.warnings:
         print(p.format(), file=sys.stderr)
     counts = ", ".join(f"{v} {k}" for k, v in result.counts.items())
+    if args.check:
+        print(f"{args.format}: the input is valid ({counts}); nothing was written", file=sys.stderr)
+        return SUCCESS
     print(f"converted {args.format}: {counts} -> {result.out}", file=sys.stderr)
     print("score and compare with:", file=sys.stderr)
     for line in result.commands():
