@@ -23,6 +23,7 @@ import os
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from evaluation.metrics.base import Metric, ParamInfo, Registry, mean
+from evaluation.metrics.nugget import f_beta
 
 TRACK_METRICS = Registry({}, {})
 CREDIT = {"support": 1.0, "partial_support": 0.5, "not_support": 0.0}
@@ -198,10 +199,6 @@ def _ratio(a: float, b: float) -> float:
     return a / b if b else 0.0
 
 
-def _hm(a: float, b: float) -> float:
-    return 2 * a * b / (a + b) if a + b else 0.0
-
-
 _AVERAGE = ParamInfo(str, ("macro", "micro"), "macro", "mean of per-topic values, or ratio of summed counts")
 
 
@@ -254,14 +251,14 @@ class ArgueF1(_Argue):
 
     NAME = "argue_f1"
 
-    def compute(self, c):
-        return _hm(_ratio(c.covered, c.nuggets), _ratio(c.correctly_cited, c.needing))
+    def compute(self, c: ArgueCounts) -> float:  # type: ignore[override]
+        return f_beta(_ratio(c.covered, c.nuggets), _ratio(c.correctly_cited, c.needing), beta=1)
 
-    def aggregate(self, counts):
+    def aggregate(self, counts: Sequence[ArgueCounts]) -> float:
         if self.params["average"] == "macro":
             return mean([self.score(c) for c in counts])
-        return _hm(_ratio(sum(c.covered for c in counts), sum(c.nuggets for c in counts)),
-                   _ratio(sum(c.correctly_cited for c in counts), sum(c.needing for c in counts)))
+        return f_beta(_ratio(sum(c.covered for c in counts), sum(c.nuggets for c in counts)),
+                   _ratio(sum(c.correctly_cited for c in counts), sum(c.needing for c in counts)), beta=1)
 
 
 argue_nugget_coverage = TRACK_METRICS.register(ArgueNuggetCoverage())
