@@ -32,9 +32,8 @@ from typing import Iterator, NamedTuple
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import Facet, Topic, read_topics, write_topics
 from evaluation.convert.common import (ASTERISKS, Problems, bullet, check_duplicate_texts, is_number, iter_lines,
-                                       judgment, mark_lines, one_folder)
+                                       judgment, mark_lines, one_folder, write_lines)
 from evaluation.judgments import read_holistic, read_judgments, write_judgments
-from indexing.atomic import atomic_write_text
 from indexing.errors import ToolkitError
 
 FORMAT = "aquaint-pilot"
@@ -472,7 +471,7 @@ def _fmt(x: float) -> str:
 def _write_holistic(rows, path: Path) -> None:
     lines = ["topic\trun\tassessor\tcontent\torganization"]
     lines += [f"{q}\t{r}\t{a}\t{_fmt(c)}\t{_fmt(o)}" for q, r, a, c, o in rows]
-    atomic_write_text(path, "\n".join(lines) + "\n")
+    write_lines(path, lines)
 
 
 # --------------------------------------------------------------------------- export (our files -> pilot)
@@ -496,7 +495,7 @@ def export_pilot(out: str | os.PathLike, *, runs: list[str | os.PathLike], topic
     topic_sets = {a: read_topics(p) for a, p in topics.items()}
     first = next(iter(topic_sets.values()))
     qnums = [t.number for t in first]
-    _write(out / "questions", [f"{t.number} {t.query}" for t in first], written)
+    write_lines(out / "questions", [f"{t.number} {t.query}" for t in first], written)
     for qnum in qnums:
         blocks = []
         for run in read:
@@ -506,13 +505,13 @@ def export_pilot(out: str | os.PathLike, *, runs: list[str | os.PathLike], topic
             blocks.append([f"{qnum} {run.run_id} {b.sources[0].post if b.sources else 'X' * 8} {b.text}"
                            for b in res.bullets])
         if blocks:
-            _write(out / f"Q.{qnum}", _join_blocks(blocks), written)
+            write_lines(out / f"Q.{qnum}", _join_blocks(blocks), written)
     texts = {(r.run_id, n, b.position): (b.text, b.sources[0].post if b.sources else "X" * 8)
              for r in read for n, res in r.results.items() for b in res.bullets} if judgments else {}
     for assessor, ts in topic_sets.items():
         for t in ts:
             if t.facets:
-                _write(out / f"{t.number}.{assessor}",
+                write_lines(out / f"{t.number}.{assessor}",
                        [f"{f.id} {'* ' if f.vital else ''}{f.desc}" for f in t.facets], written)
         if assessor in judgments:
             by_q: dict[str, dict[str, list[str]]] = defaultdict(dict)
@@ -522,7 +521,7 @@ def export_pilot(out: str | os.PathLike, *, runs: list[str | os.PathLike], topic
             for qnum in qnums:
                 blocks = [by_q[qnum][r.run_id] for r in read if by_q.get(qnum, {}).get(r.run_id)]
                 if blocks:
-                    _write(out / f"sys.{qnum}.{assessor}", _join_blocks(blocks), written)
+                    write_lines(out / f"sys.{qnum}.{assessor}", _join_blocks(blocks), written)
     if holistic is not None:
         rows = read_holistic(holistic)
         names = list(dict.fromkeys(h.assessor for h in rows))
@@ -537,7 +536,7 @@ def export_pilot(out: str | os.PathLike, *, runs: list[str | os.PathLike], topic
                 raise ToolkitError(f"run {run} on topic {qnum} has no holistic scores from {', '.join(missing)}",
                                    file=str(holistic), hint="the pilot's holistic file needs every assessor's pair")
             lines.append(f"{qnum} {run} " + " ".join(f"{_fmt(by_a[a][0])} {_fmt(by_a[a][1])}" for a in order))
-        _write(out / "holistic", lines, written)
+        write_lines(out / "holistic", lines, written)
     return written
 
 
@@ -548,11 +547,6 @@ def _join_blocks(blocks: list[list[str]]) -> list[str]:
             lines.append("*" * 14)
         lines.extend(b)
     return lines
-
-
-def _write(path: Path, lines: list[str], written: list[Path]) -> None:
-    atomic_write_text(path, "\n".join(lines) + "\n")
-    written.append(path)
 
 
 # --------------------------------------------------------------------------- the CLI's entry points

@@ -19,7 +19,7 @@ from bolt.problems import ERROR, WARNING, Problem, ProblemsError
 from bolt.submission import Bullet, Source, clean_text
 from evaluation.convert.rules import RULES
 from evaluation.judgments import JudgedSource, Judgment
-from indexing.atomic import atomic_open
+from indexing.atomic import atomic_open, atomic_write_text
 from indexing.errors import ToolkitError
 from indexing.lookup import count_words
 
@@ -100,6 +100,14 @@ def write_jsonl(records: Iterable[dict], path: str | os.PathLike) -> None:
     with atomic_open(path) as fh:
         for r in records:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+
+def write_lines(path: Path, lines: list[str], written: list[Path] | None = None) -> None:
+    """A plain-text file of the other evaluations (one record a line, a final line break), written
+    atomically; its path is added to ``written`` (the list an exporter returns)."""
+    atomic_write_text(path, "\n".join(lines) + "\n")
+    if written is not None:
+        written.append(path)
 
 
 def is_number(text: str) -> bool:

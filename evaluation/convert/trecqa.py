@@ -28,9 +28,8 @@ from bolt.submission import Result, read_run, write_run
 from bolt.topics import IMPORTANCES, VOTES_HEADER, Facet, Topic, read_topics, read_votes, write_topics, write_votes
 from evaluation.convert.aquaint import ASSESSOR_PREFIX, iter_items, iter_marks, iter_questions
 from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, iter_lines, judgment, mark_lines,
-                                       one_folder, one_topics_file)
+                                       one_folder, one_topics_file, write_lines)
 from evaluation.judgments import read_judgments, write_judgments
-from indexing.atomic import atomic_write_text
 from indexing.errors import ToolkitError
 
 FORMAT = "trec-qa"
@@ -231,8 +230,7 @@ def export_trecqa(out: str | os.PathLike, *, runs: list, topics: str | os.PathLi
     written = []
 
     def write(name: str, lines: list[str]) -> None:
-        atomic_write_text(out / name, "\n".join(lines) + "\n")
-        written.append(out / name)
+        write_lines(out / name, lines, written)
 
     write("questions", [f"{t.number} {t.query}" for t in ts])
     write("nuggets", [f"{t.number} {f.id} {f.importance} {f.desc}" for t in ts for f in t.facets])
