@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Mean scores per topic group (tuning / held-out) of runs scored with ``bolt score --json``.
 
-    python scripts/dev_scores.py SCORES.json --groups topics/ebay-dev.groups.tsv [--markdown]
+    python scripts/dev_scores.py SCORES.json --groups topics/ebay-dev.groups.tsv
 
 ``bolt score`` averages over every topic of the topics file; development figures must be reported
 per group (tuning topics vs held-out topics), so this reads the per-topic scores and averages
@@ -18,6 +18,7 @@ METRICS = ("P_n", "R_n", "F_GD", "ERR")
 
 
 def read_groups(path: Path) -> dict[str, str]:
+    """{topic: group} from the groups TSV; a malformed line exits naming the file and line."""
     groups = {}
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.startswith("#"):
@@ -46,9 +47,10 @@ def main() -> int:
     p.add_argument("scores", type=Path, help="output of 'bolt score ... --json'")
     p.add_argument("--groups", type=Path, required=True, help="TSV topic<TAB>group")
     a = p.parse_args()
-    means = group_means(json.loads(a.scores.read_text(encoding="utf-8")), read_groups(a.groups))
+    groups = read_groups(a.groups)
+    means = group_means(json.loads(a.scores.read_text(encoding="utf-8")), groups)
     for g, runs in means.items():
-        print(f"\n{g} ({sum(1 for v in read_groups(a.groups).values() if v == g)} topics)\n")
+        print(f"\n{g} ({sum(1 for v in groups.values() if v == g)} topics)\n")
         print("| run | " + " | ".join(METRICS) + " |")
         print("| --- |" + " --- |" * len(METRICS))
         for run, m in runs.items():

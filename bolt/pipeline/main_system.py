@@ -59,19 +59,13 @@ class MainSystem:
         the only evidence there is across languages.
         """
         cfg = self.d.config
-        langs: dict[str, str] = {}
-        best: dict[str, float] = {}
-        for p in posts:
-            langs.setdefault(p.thread, p.lang)
-            best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
+        langs, best = best_per_thread(posts)
         # the ``thread_top`` best-retrieved threads of an embedded language are embedded (the cost
         # of this stage); the others keep the retrieval part only
         semantic: list[str] = []
         if cfg.w_thread_semantic > 0:
-            for lang in {lg for lg in langs.values() if self._embedded(lg)}:
-                mine = sorted((t for t, lg in langs.items() if lg == lang), key=lambda t: (-best[t], t))
-                semantic.extend(mine[: cfg.thread_top])
-        semantic.sort()
+            embedded = sorted({lg for lg in langs.values() if self._embedded(lg)})
+            semantic = sorted(top_threads(langs, best, embedded, cfg.thread_top))
         rel: dict[str, float] = {}
         with self.d.stage("score"):
             lexical = [t for t in sorted(langs) if not self._embedded(langs[t]) or cfg.w_thread_semantic <= 0]
@@ -357,16 +351,8 @@ class MainSystem:
         paraphrases and tie easily; the encoder reads the thread's own text in its own language.
         """
         d, cfg = self.d, self.d.config
-        best: dict[str, float] = {}
-        langs: dict[str, str] = {}
-        for p in posts:
-            if p.lang != "eng":
-                langs.setdefault(p.thread, p.lang)
-                best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
-        chosen: list[str] = []
-        for lang in sorted(set(langs.values())):
-            mine = sorted((t for t, lg in langs.items() if lg == lang), key=lambda t: (-best[t], t))
-            chosen.extend(mine[: cfg.thread_top])
+        langs, best = best_per_thread([p for p in posts if p.lang != "eng"])
+        chosen = top_threads(langs, best, sorted(set(langs.values())), cfg.thread_top)
         if not chosen:
             return {}
         texts = [self.thread_text(t, langs[t]) for t in chosen]
@@ -392,6 +378,27 @@ class MainSystem:
         if len(matched) >= need or (matched and thread_relevance >= cfg.xl_thread_coverage):
             return True
         return bool(plan.anchors) and not sentence_anchors(s.text).isdisjoint(plan.anchors)
+
+
+def best_per_thread(posts: list[CandidatePost]) -> tuple[dict[str, str], dict[str, float]]:
+    """Per candidate thread: its language (of its first post) and its best retrieval score; what
+    both thread relevances (English and cross-language) start from."""
+    langs: dict[str, str] = {}
+    best: dict[str, float] = {}
+    for p in posts:
+        langs.setdefault(p.thread, p.lang)
+        best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
+    return langs, best
+
+
+def top_threads(langs: dict[str, str], best: dict[str, float], languages: list[str], n: int) -> list[str]:
+    """The ``n`` best-retrieved threads of each of ``languages`` (in that order; ties by thread id):
+    the threads worth the cost of an embedding."""
+    out: list[str] = []
+    for lang in languages:
+        mine = sorted((t for t, lg in langs.items() if lg == lang), key=lambda t: (-best[t], t))
+        out.extend(mine[:n])
+    return out
 
 
 SYSTEM_CLASSES["main"] = MainSystem
