@@ -79,6 +79,7 @@ def carried_responsive(old: dict, words: int) -> int:
 def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path | None, assessor: str,
           only: set[str] | None = None) -> int:
     from bolt.submission import read_run
+    from evaluation.metrics.facts import post_id_at
     from indexing.corpus import open_corpus
     from indexing.lookup import count_words, text_at
 
@@ -100,8 +101,7 @@ def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path
                 sources, unknown = [], False
                 for s in b.sources:
                     th = corpus.get(s.post)
-                    post = th.post_at(s.offset) if th is not None else None
-                    unit = post.id if post is not None else None
+                    unit = post_id_at(corpus, s.post, s.offset)  # the scorer's unit rule, as bolt judge's pool
                     sup = support.get((k, source_key(s.post, unit, s.offset)))
                     if unit is None:
                         sup = False  # an offset outside every post supports nothing

@@ -24,6 +24,9 @@ REPO = Path(__file__).resolve().parents[1]
 TOPICS = REPO / "topics" / "sample.xml"
 CORPUS = Path(sample_corpus_path())
 TOPIC = "1.001"
+#: Chromium flags that work on a sandboxless, offline machine (the browser test and scripts/benchmarks/judge.py)
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def nuggets(topic: str = TOPIC) -> list[tuple[str, str, str, int]]:

@@ -19,11 +19,9 @@ from bolt.topics import nugget_resolves, read_topics
 from evaluation.judgments import read_judgments
 from evaluation.matching.text import count_words
 from indexing.corpus import open_corpus
-from judge_support import CORPUS, TOPIC, TOPICS, Judge, make_runs
+from judge_support import CHROMIUM_FLAGS, CORPUS, TOPIC, TOPICS, Judge, make_runs
 
 CHROMIUM = os.environ.get("BOLT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +32,7 @@ def browser():
         pytest.skip(f"no chromium at {CHROMIUM}: scripts/test.sh installs Debian's chromium when run as root "
                     "(apt-get install chromium fonts-noto-core fonts-noto-cjk), or set BOLT_CHROMIUM")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         try:
             yield b
         finally:

@@ -33,7 +33,8 @@ def post_view(thread, offsets: tuple[int, ...], bullet_text: str) -> dict[str, A
         if chars and piece.is_quote != chars[-1][2] and chars[-1][0] != "\n" and not text.startswith("\n"):
             chars.append(("\n", offs[0] if offs else piece.start, piece.is_quote))
         chars.extend((c, o, piece.is_quote) for c, o in zip(text, offs))
-    spans = [_lit_span(thread, chars, o, bullet_text) for o in offsets]
+    found = [_find(thread, o, bullet_text) for o in offsets]  # the bullet's own text at each citation
+    spans = [f if f is not None else _sentence_span(chars, o) for f, o in zip(found, offsets)]
     cites = set(offsets)
     segments: list[dict[str, Any]] = []
     seen_cite: set[int] = set()
@@ -52,24 +53,20 @@ def post_view(thread, offsets: tuple[int, ...], bullet_text: str) -> dict[str, A
     _trim(segments)
     return {"thread": thread.id, "post": post.id, "author": post.author, "datetime": post.datetime,
             "lang": lang, "dir": direction, "segments": segments,
-            "found": any(_found(thread, o, bullet_text) for o in offsets)}
+            "found": any(f is not None for f in found)}
 
 
-def _found(thread, offset: int, text: str) -> bool:
+def _find(thread, offset: int, text: str) -> tuple[int, int] | None:
+    """Raw span of the bullet's text cited at ``offset`` (None when it is not there); searched once
+    per citation, for both the lit span and the page's "found" flag."""
     try:
-        return thread.find_text(text, offset) is not None
+        return thread.find_text(text, offset)
     except (ValueError, IndexError):
-        return False
+        return None
 
 
-def _lit_span(thread, chars: list[tuple[str, int, bool]], offset: int, text: str) -> tuple[int, int]:
-    """Raw span to light for one citation: the bullet's text there, else the sentence at the offset."""
-    try:
-        span = thread.find_text(text, offset)
-    except (ValueError, IndexError):
-        span = None
-    if span is not None:
-        return span
+def _sentence_span(chars: list[tuple[str, int, bool]], offset: int) -> tuple[int, int]:
+    """Raw span to light when the bullet's text is not at the citation: the sentence at the offset."""
     start = next((i for i, (_, o, _) in enumerate(chars) if o >= offset), len(chars))
     end = start
     while end < len(chars) and end - start < _FALLBACK_CHARS:

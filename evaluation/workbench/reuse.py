@@ -16,7 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from bolt.problems import ERROR, Problem, ProblemsError
 from evaluation.judgments import JudgedSource, Judgment, read_judgments
@@ -99,6 +99,27 @@ def unstruck_text(text: str, struck: Iterable[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
+def struck_words(text: str, struck: Iterable[tuple[int, int]]) -> tuple[int, int]:
+    """(words, responsive words) of a judged text: what a person's struck spans leave responsive.
+
+    The one reading of struck spans as ``w_k``/``W_k``, shared by the judging page and by
+    ``bolt assess --reuse``, so a decision counts the same wherever it is written.
+    """
+    from evaluation.matching.text import count_words
+
+    words = count_words(text)
+    return words, min(words, count_words(unstruck_text(text, struck)))
+
+
+def struck_extra(text: str, struck: Iterable[tuple[int, int]]) -> dict[str, Any]:
+    """The extra keys every human-decided judgment starts with: chars, responsive chars, text, struck."""
+    from evaluation.matching.text import count_chars
+
+    struck = tuple(struck)
+    return {"chars": count_chars(text), "responsive_chars": count_chars(unstruck_text(text, struck)),
+            TEXT_KEY: text, STRUCK_KEY: [list(s) for s in struck]}
+
+
 class ReuseIndex:
     """Earlier human decisions by bullet key; later files win over earlier ones."""
 
@@ -169,8 +190,6 @@ def apply_human(machine: Judgment, text: str, human: HumanDecision) -> Judgment:
     (``judged_by`` on the source). The judgment says ``judged_by: human`` (all from a person) or
     ``mixed`` (some sources still the machine's); ``assessor`` names the person.
     """
-    from evaluation.matching.text import count_chars, count_words
-
     sources: list[JudgedSource] = []
     machine_sources = 0
     for src in machine.sources:
@@ -182,13 +201,11 @@ def apply_human(machine: Judgment, text: str, human: HumanDecision) -> Judgment:
             machine_sources += 1
             sources.append(JudgedSource(src.post, src.offset, src.unit, src.supports, src.facets,
                                         {**src.extra, JUDGED_BY_KEY: "machine"}))
-    kept = unstruck_text(text, human.struck)
-    extra = {"chars": count_chars(text), "responsive_chars": count_chars(kept), TEXT_KEY: text,
-             STRUCK_KEY: [list(s) for s in human.struck],
+    extra = {**struck_extra(text, human.struck),
              JUDGED_BY_KEY: "human" if machine_sources == 0 else "mixed", "reused_from": human.origin}
-    words = count_words(text)
+    words, responsive = struck_words(text, human.struck)
     return Judgment(machine.topic, machine.run, machine.bullet, human.assessor or machine.assessor,
-                    tuple(human.facets), words, min(words, count_words(kept)), tuple(sources), extra)
+                    tuple(human.facets), words, responsive, tuple(sources), extra)
 
 
 def mark_machine(j: Judgment, text: str) -> Judgment:

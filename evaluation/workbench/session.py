@@ -27,7 +27,7 @@ from evaluation.metrics.facts import unit_key
 from evaluation.workbench.pool import PoolItem, build_pool
 from evaluation.workbench.posts import post_view
 from evaluation.workbench.reuse import (JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key, merge_spans,
-                                        struck_spans, unstruck_text)
+                                        struck_extra, struck_spans, struck_words)
 from indexing.atomic import atomic_open, atomic_write_text
 from indexing.errors import ToolkitError
 
@@ -92,9 +92,6 @@ class JudgingSession:
 
     def __init__(self, *, topics_path: str | os.PathLike, runs: list[Run], corpus, out: str | os.PathLike,
                  assessor: str, prefill: Iterable[Judgment] = (), reuse: ReuseIndex | None = None) -> None:
-        from evaluation.matching.text import count_chars, count_words
-
-        self._count_words, self._count_chars = count_words, count_chars
         self.lock = threading.Lock()
         self.out = Path(out)
         self.assessor = assessor if assessor.startswith("human:") else f"human:{assessor}"
@@ -264,13 +261,13 @@ class JudgingSession:
 
     def _state(self, item: PoolItem) -> dict[str, Any]:
         d = self.decisions.get(item.id)
-        words = self._count_words(item.text)
+        words, responsive = struck_words(item.text, d.struck if d is not None else ())
         if d is None:
-            return {"decision": None, "words": words, "responsive_words": words}
+            return {"decision": None, "words": words, "responsive_words": responsive}
         return {"decision": {"facets": sorted(d.facets), "struck": [list(s) for s in d.struck],
                              "supports": d.supports, "confirmed": d.confirmed,
                              "carried": d.reused_from is not None},
-                "words": words, "responsive_words": min(words, self._count_words(unstruck_text(item.text, d.struck)))}
+                "words": words, "responsive_words": responsive}
 
     def _done(self, item: PoolItem) -> bool:
         d = self.decisions.get(item.id)
@@ -416,11 +413,8 @@ class JudgingSession:
         topic = self.by_number[item.topic]
         order = {f.id: i for i, f in enumerate(topic.facets)}
         facets = tuple(sorted(d.facets, key=lambda f: order.get(f, len(order))))
-        words = self._count_words(item.text)
-        kept = unstruck_text(item.text, d.struck)
-        extra: dict[str, Any] = {"chars": self._count_chars(item.text),
-                                 "responsive_chars": self._count_chars(kept), TEXT_KEY: item.text,
-                                 STRUCK_KEY: [list(s) for s in d.struck], JUDGED_BY_KEY: "human",
+        words, responsive = struck_words(item.text, d.struck)
+        extra: dict[str, Any] = {**struck_extra(item.text, d.struck), JUDGED_BY_KEY: "human",
                                  "complete": d.confirmed}
         if d.reused_from is not None:
             extra["reused_from"] = d.reused_from
@@ -434,7 +428,7 @@ class JudgingSession:
                 sources.append(JudgedSource(thread, offset, s.post_id, bool(d.supports.get(s.id, False)), None,
                                             {} if decided else {"decided": False}))
             out.append(Judgment(item.topic, occ.run, occ.position, self.assessor, facets, words,
-                                min(words, self._count_words(kept)), tuple(sources), dict(extra)))
+                                responsive, tuple(sources), dict(extra)))
         return out
 
     def header(self) -> dict[str, Any]:

@@ -23,8 +23,6 @@ sys.path.insert(0, str(REPO / "tests"))
 TARGET_FIRST_PAGE_S = 5.0
 TARGET_SAVE_MEDIAN_MS = 200.0
 SYSTEMS = ("main", "lead", "bm25-sentences")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -47,7 +45,7 @@ def run(args) -> dict:
     from playwright.sync_api import sync_playwright
 
     from bolt.data import sample_corpus_path
-    from judge_support import Judge
+    from judge_support import CHROMIUM_FLAGS, Judge
 
     work = args.workdir or Path(tempfile.mkdtemp(prefix="bolt-judge-bench-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -72,7 +70,7 @@ def run(args) -> dict:
         extra = ["--prefill", str(auto)]
     shots = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=args.chromium, args=FLAGS)
+        browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_FLAGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         t0 = time.perf_counter()
         judge = Judge(*runs, "--topics", topics, "--corpus", corpus, "--out", str(out), "--assessor", "bench", *extra)
