@@ -104,6 +104,7 @@ def test_server_refuses_hostile_requests(runs, tmp_path):
         # nothing above changed the judgments file: it holds only the header
         lines = (tmp_path / "j.jsonl").read_text(encoding="utf-8").splitlines()
         assert len(lines) == 1 and "_meta" in lines[0]
+        assert json.loads(lines[0])["_meta"]["words"] == "ws2"  # the word definition its counts follow
     finally:
         judge.stop()
 

@@ -30,6 +30,7 @@ from evaluation.workbench.reuse import (JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, Reu
                                         struck_extra, struck_spans, struck_words)
 from indexing.atomic import atomic_open, atomic_write_text
 from indexing.errors import ToolkitError
+from indexing.textfacts import WORDS_VERSION
 
 IMPORTANCE = ("vital", "okay")
 MAX_FACET_CHARS = 2000
@@ -432,7 +433,8 @@ class JudgingSession:
         return out
 
     def header(self) -> dict[str, Any]:
-        return {"assessor": self.assessor, "tool": "bolt judge", "version": __version__,
+        # the word definition its counts follow, as evaluation.judgments.write_judgments stamps it
+        return {"assessor": self.assessor, "tool": "bolt judge", "version": __version__, "words": WORDS_VERSION,
                 "topics": str(self.updated_topics if self.updated_topics.exists() else self.topics_path),
                 "runs": {r.run_id: r.path for r in self.runs}}
 
