@@ -242,7 +242,7 @@ class Assessor:
             return False
         if self.statement is None:
             return True
-        return any(f in ("cosine", "sentence_cosine") for f in self.statement.features)
+        return self.statement.needs_embeddings
 
     # ----------------------------------------------------------------------------- setup
     @property

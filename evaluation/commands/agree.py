@@ -53,9 +53,8 @@ def _run_pairs(args) -> int:
 
     pairs = pl.read_pairs(args.pairs)
     model = load_model(args.statement_model)
-    needs_cos = any(f in ("cosine", "sentence_cosine") for f in model.features)
     embedder = None
-    if needs_cos:
+    if model.needs_embeddings:
         from bolt.embedding import get_embedder
 
         embedder = get_embedder(args.model)

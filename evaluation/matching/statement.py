@@ -41,6 +41,8 @@ from evaluation.matching.lexical import content_terms
 
 FEATURES = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "bigram_coverage",
             "number_coverage", "has_numbers", "name_coverage", "has_names", "cosine", "sentence_cosine")
+EMBEDDING_FEATURES = ("cosine", "sentence_cosine")
+"""The features read from sentence embeddings (a model without them needs no embedder)."""
 MODEL_FILE = "statement_model.json"
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -149,6 +151,11 @@ class StatementModel:
     intercept: float
     threshold: float
     fit_notes: Mapping[str, object]
+
+    @property
+    def needs_embeddings(self) -> bool:
+        """Whether the model reads a cosine feature, so its callers must embed texts at all."""
+        return any(f in EMBEDDING_FEATURES for f in self.features)
 
     def probability(self, feats: Mapping[str, float]) -> float:
         z = self.intercept + sum(w * feats[f] for f, w in zip(self.features, self.coefficients))
