@@ -6,7 +6,8 @@ the facet's *distinctive* terms (its rarer words, names, numbers) are there, not
 subject's common words, and whether one sentence says it. This module turns a (reference,
 candidate) pair into a few such features and combines them with a logistic regression whose
 coefficients ship as ``statement_model.json`` (fitted on development pairs only: see
-``evaluation.matching.pairlabels`` and ``scripts/benchmarks/calibration.py``).
+``evaluation.matching.pairlabels`` and the ``assess-calibration`` part of
+``scripts/benchmarks/score.py``).
 
 Features (all in [0, 1] or small counts, named so a judgment's evidence reads plainly):
 
@@ -171,7 +172,8 @@ class StatementModel:
         unknown = [f for f in feats if f not in FEATURES]
         if unknown or len(d["coefficients"]) != len(feats):
             raise ValueError(f"statement model {d.get('name')!r}: unknown features {unknown} or "
-                             "coefficient count differs; refit with 'scripts/bench.py calibration --write'")
+                             "coefficient count differs; refit with 'scripts/bench.py score --part "
+                             "assess-calibration --write-model FILE'")
         return cls(str(d["name"]), feats, tuple(float(c) for c in d["coefficients"]), float(d["intercept"]),
                    float(d["threshold"]), dict(d.get("fit_notes", {})))
 
