@@ -357,10 +357,12 @@ class Assessor:
         verbatim = False
         note = None
         if not textual:
+            # No matcher reads this language pair, but an extract copied word for word from the
+            # cited text (white space aside) is supported whatever its language.
             bullet = " ".join(bullet_text.split())
             verbatim = bool(bullet) and bullet in " ".join(thread.text_at(src.offset)[:len(bullet_text) + 200].split())
             note = None if verbatim else "cross-language: only anchoring or a verbatim extract can support"
-        if textual:
+        else:
             window = self._passage(thread, src.offset, len(bullet_text))
             ov = lexical.overlap(bullet_terms, lexical.content_terms(window))
             if (not found and self.config.semantic
