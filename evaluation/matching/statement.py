@@ -106,6 +106,11 @@ class Reference:
     names: frozenset[str]
     bigrams: frozenset[tuple[str, str]]
 
+    @functools.cached_property
+    def weight_total(self) -> float:
+        """Sum of the term weights, once per reference (every candidate sentence divides by it)."""
+        return sum(self.weights.values())
+
     @classmethod
     def of(cls, text: str, idf: Idf) -> "Reference":
         terms = content_terms(text)
@@ -116,7 +121,8 @@ class Reference:
 
 
 def _weighted(ref: Reference, cand: frozenset[str]) -> float:
-    total = sum(ref.weights.values())
+    """IDF-weighted share of the reference's terms found in ``cand`` (0.0 for a reference without terms)."""
+    total = ref.weight_total
     return sum(w for t, w in ref.weights.items() if t in cand) / total if total else 0.0
 
 
