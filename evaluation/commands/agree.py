@@ -59,7 +59,7 @@ def _run_pairs(args) -> int:
 
         embedder = get_embedder(args.model)
     data = pl.prepare(pairs, embedder)
-    decided = [model.probability(f) >= model.threshold for f in data.feats]
+    decided = pl.decide(model, data, range(len(pairs)))  # the assessor's rule: p >= the model's threshold
     out = {"pairs": len(pairs), "positives": sum(data.labels), "statement_model": model.name,
            "threshold": model.threshold,
            "assessor": binary_agreement(data.labels, decided).as_dict(),
