@@ -39,8 +39,11 @@ from indexing.lang import lang_of
 from indexing.textfacts import CITATION_WORDS_BEFORE
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from bolt.submission import Run
     from bolt.topics import Topic
+    from evaluation.matching.statement import StatementModel
 
 ASSESSOR_VERSION = "0.3"
 RULES = ("anchor", "statement", "lexical", "semantic", "crosslingual")
@@ -218,7 +221,7 @@ class Assessor:
         self._preps: dict[str, _TopicPrep] = {}
         self.table = EmbeddingTable()
         self.stats = AssessStats()
-        self.statement = None
+        self.statement: "StatementModel | None" = None  # set for the "statement" decision only
         self.crosslingual_model_id: str | None = None
         if self.config.decision == "statement":
             from evaluation.matching.statement import load_model
@@ -232,6 +235,7 @@ class Assessor:
 
     @property
     def statement_threshold(self) -> float:
+        """The probability a statement match needs: the configured one, else the model file's own."""
         t = self.config.statement_threshold
         return t if t is not None else self.statement.threshold
 
@@ -242,7 +246,7 @@ class Assessor:
             return False
         if self.statement is None:
             return True
-        return any(f in ("cosine", "sentence_cosine") for f in self.statement.features)
+        return self.statement.needs_embeddings
 
     # ----------------------------------------------------------------------------- setup
     @property
@@ -353,10 +357,12 @@ class Assessor:
         verbatim = False
         note = None
         if not textual:
+            # No matcher reads this language pair, but an extract copied word for word from the
+            # cited text (white space aside) is supported whatever its language.
             bullet = " ".join(bullet_text.split())
             verbatim = bool(bullet) and bullet in " ".join(thread.text_at(src.offset)[:len(bullet_text) + 200].split())
             note = None if verbatim else "cross-language: only anchoring or a verbatim extract can support"
-        if textual:
+        else:
             window = self._passage(thread, src.offset, len(bullet_text))
             ov = lexical.overlap(bullet_terms, lexical.content_terms(window))
             if (not found and self.config.semantic
@@ -449,7 +455,7 @@ class Assessor:
                 prep.xmatches[u] = list(best.values())
         self.stats.crosslingual_seconds += time.perf_counter() - t0
 
-    def _match_statements(self, prep: _TopicPrep, units: list[str], sims) -> None:
+    def _match_statements(self, prep: _TopicPrep, units: list[str], sims: "np.ndarray | None") -> None:
         """The "statement" decision: each unit's probability of stating each facet text.
 
         IDF comes from the topic's pool (its facet texts and every bullet unit judged with it), so

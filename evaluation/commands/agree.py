@@ -53,14 +53,13 @@ def _run_pairs(args) -> int:
 
     pairs = pl.read_pairs(args.pairs)
     model = load_model(args.statement_model)
-    needs_cos = any(f in ("cosine", "sentence_cosine") for f in model.features)
     embedder = None
-    if needs_cos:
+    if model.needs_embeddings:
         from bolt.embedding import get_embedder
 
         embedder = get_embedder(args.model)
     data = pl.prepare(pairs, embedder)
-    decided = [model.probability(f) >= model.threshold for f in data.feats]
+    decided = pl.decide(model, data, range(len(pairs)))  # the assessor's rule: p >= the model's threshold
     out = {"pairs": len(pairs), "positives": sum(data.labels), "statement_model": model.name,
            "threshold": model.threshold,
            "assessor": binary_agreement(data.labels, decided).as_dict(),

@@ -128,11 +128,16 @@ class PairData:
         return [p.group for p in self.pairs]
 
 
+def _vectors(embedder, texts: Sequence[str]) -> dict:
+    """Each text's embedding (float32), encoded in one batch; empty without an embedder (no cosine features)."""
+    import numpy as np
+
+    return dict(zip(texts, np.asarray(embedder.encode(texts), dtype="float32"))) if embedder else {}
+
+
 def prepare(pairs: Sequence[PairLabel], embedder, old_lexical: float = 0.4, old_min_terms: int = 2,
             old_semantic: float = 0.45) -> PairData:
     """Features of every pair; IDF pools are the texts of each ``topic`` value (one turn's pool)."""
-    import numpy as np
-
     pools: dict[str, list[str]] = {}
     for p in pairs:
         pools.setdefault(p.topic, []).extend((p.paragraph, p.statement))
@@ -140,7 +145,7 @@ def prepare(pairs: Sequence[PairLabel], embedder, old_lexical: float = 0.4, old_
     sents = {p.paragraph: sentences(p.paragraph, "eng") for p in pairs}
     texts = list(dict.fromkeys([p.statement for p in pairs] + [p.paragraph for p in pairs]
                                + [s for ss in sents.values() for s in ss]))
-    vec = dict(zip(texts, np.asarray(embedder.encode(texts), dtype="float32"))) if embedder else {}
+    vec = _vectors(embedder, texts)
     feats, old = [], []
     for p in pairs:
         ref = Reference.of(p.statement, idfs[p.topic])
@@ -170,8 +175,6 @@ def prepare_judged(topics_path: str | Path, judgments_path: str | Path, embedder
     The pair's ``paragraph`` is the bullet and its ``statement`` the description; ``topic`` is
     ``forum:`` and the topic number (its own held-out group, told apart from pair-label topics).
     """
-    import numpy as np
-
     from bolt.topics import read_topics
     from evaluation.judgments import read_judgments
     from evaluation.matching.text import script_lang
@@ -194,7 +197,7 @@ def prepare_judged(topics_path: str | Path, judgments_path: str | Path, embedder
     unit_sents = {u: sentences(u, "eng") for us in units_of.values() for u in us}
     texts = list(dict.fromkeys([x for r in refs_of.values() for xs in r.values() for x in xs]
                                + list(unit_sents) + [s for ss in unit_sents.values() for s in ss]))
-    vec = dict(zip(texts, np.asarray(embedder.encode(texts), dtype="float32"))) if embedder else {}
+    vec = _vectors(embedder, texts)
     pairs, feats, old, subs = [], [], [], []
     for (n, text), facets in sorted(bullets.items()):
         for f in topics[n].facets:

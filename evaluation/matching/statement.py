@@ -6,7 +6,8 @@ the facet's *distinctive* terms (its rarer words, names, numbers) are there, not
 subject's common words, and whether one sentence says it. This module turns a (reference,
 candidate) pair into a few such features and combines them with a logistic regression whose
 coefficients ship as ``statement_model.json`` (fitted on development pairs only: see
-``evaluation.matching.pairlabels`` and ``scripts/benchmarks/calibration.py``).
+``evaluation.matching.pairlabels`` and the ``assess-calibration`` part of
+``scripts/benchmarks/score.py``).
 
 Features (all in [0, 1] or small counts, named so a judgment's evidence reads plainly):
 
@@ -41,6 +42,8 @@ from evaluation.matching.lexical import content_terms
 
 FEATURES = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "bigram_coverage",
             "number_coverage", "has_numbers", "name_coverage", "has_names", "cosine", "sentence_cosine")
+EMBEDDING_FEATURES = ("cosine", "sentence_cosine")
+"""The features read from sentence embeddings (a model without them needs no embedder)."""
 MODEL_FILE = "statement_model.json"
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -103,6 +106,11 @@ class Reference:
     names: frozenset[str]
     bigrams: frozenset[tuple[str, str]]
 
+    @functools.cached_property
+    def weight_total(self) -> float:
+        """Sum of the term weights, once per reference (every candidate sentence divides by it)."""
+        return sum(self.weights.values())
+
     @classmethod
     def of(cls, text: str, idf: Idf) -> "Reference":
         terms = content_terms(text)
@@ -113,7 +121,8 @@ class Reference:
 
 
 def _weighted(ref: Reference, cand: frozenset[str]) -> float:
-    total = sum(ref.weights.values())
+    """IDF-weighted share of the reference's terms found in ``cand`` (0.0 for a reference without terms)."""
+    total = ref.weight_total
     return sum(w for t, w in ref.weights.items() if t in cand) / total if total else 0.0
 
 
@@ -150,6 +159,11 @@ class StatementModel:
     threshold: float
     fit_notes: Mapping[str, object]
 
+    @property
+    def needs_embeddings(self) -> bool:
+        """Whether the model reads a cosine feature, so its callers must embed texts at all."""
+        return any(f in EMBEDDING_FEATURES for f in self.features)
+
     def probability(self, feats: Mapping[str, float]) -> float:
         z = self.intercept + sum(w * feats[f] for f, w in zip(self.features, self.coefficients))
         return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
@@ -164,7 +178,8 @@ class StatementModel:
         unknown = [f for f in feats if f not in FEATURES]
         if unknown or len(d["coefficients"]) != len(feats):
             raise ValueError(f"statement model {d.get('name')!r}: unknown features {unknown} or "
-                             "coefficient count differs; refit with 'scripts/bench.py calibration --write'")
+                             "coefficient count differs; refit with 'scripts/bench.py score --part "
+                             "assess-calibration --write-model FILE'")
         return cls(str(d["name"]), feats, tuple(float(c) for c in d["coefficients"]), float(d["intercept"]),
                    float(d["threshold"]), dict(d.get("fit_notes", {})))
 

@@ -139,9 +139,9 @@ _PLACES = ("in Cairo", "near Beijing", "in Kansas City", "in the north", "along 
 def _assess_add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pool", type=int, default=30,
                    help="assess part: distinct bullets per topic that runs draw from (repeats across runs)")
-    p.add_argument("--pairs", default=str(Path(__file__).resolve().parents[2].parent / "shared/ikat-dev/pairs.tsv"),
+    root = Path(__file__).resolve().parents[2]  # the repository; ../shared beside it holds the real data
+    p.add_argument("--pairs", default=str(root.parent / "shared/ikat-dev/pairs.tsv"),
                    help="assess-calibration part: pair-label TSV (development labels) for leave-one-topic-out")
-    root = Path(__file__).resolve().parents[2]
     p.add_argument("--forum-topics", default=str(root / "topics/ebay-dev.xml"),
                    help="assess-calibration part: topics of the careful forum judgments (skipped when absent)")
     p.add_argument("--forum-judgments", default=str(root / "tests/data/careful/ebay-dev.judgments.jsonl"),
