@@ -85,16 +85,20 @@ def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path
 
     corpus = open_corpus(corpus_paths)
     lines = load_lines(judgments)
-    have = {(j["topic"], j["run"], j["bullet"]) for j in lines}
+    have = {(j["topic"], j["run"], j["bullet"]): j.get("text") for j in lines}
     by_text, support = _index(lines)
-    new, pending = [], []
+    new, pending, stale = [], [], []
     for path in runs:
         run = read_run(path)
         for number, res in sorted(run.results.items()):
             if only and number not in only:
                 continue
             for b in res.bullets:
-                if (number, run.run_id, b.position) in have:
+                at = (number, run.run_id, b.position)
+                if at in have:
+                    judged = have[at]
+                    if judged is not None and bullet_key(number, judged) != bullet_key(number, b.text):
+                        stale.append(f"{number} {run.run_id} bullet {b.position}")
                     continue
                 k = bullet_key(number, b.text)
                 old = by_text.get(k)
@@ -118,6 +122,10 @@ def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path
                 if old and old.get("notes"):
                     line["notes"] = old["notes"]
                 (pending if (old is None or unknown) else new).append(line)
+    if stale:  # a line judged another text at this (topic, run, bullet): the run was made again under its old id
+        sys.exit(f"error: {judgments}: {len(stale)} judgment lines hold another text than the run's bullet at the same "
+                 f"(topic, run, bullet), e.g. {stale[0]}; give the new run another run id (its bullets are then "
+                 "carried by text), or remove those lines")
     _append(judgments, new)
     if todo is not None:
         todo.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in pending), encoding="utf-8")

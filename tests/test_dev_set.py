@@ -147,3 +147,22 @@ def test_carried_responsive_words_follow_todays_word_count():
     assert carry.carried_responsive({"words": 25, "responsive_words": 0}, 28) == 0
     # 10 of 20 struck keeps its share: round(30 * 10 / 20) = 15
     assert carry.carried_responsive({"words": 20, "responsive_words": 10}, 30) == 15
+
+
+def test_a_run_made_again_under_its_old_id_is_refused_not_mixed_up(tmp_path):
+    """A judgment line at (topic, run, bullet) that judged another text is stale: say so, carry nothing."""
+    carry = _script("carry_judgments")
+    corpus = tmp_path / "c.xml"
+    corpus.write_text(THREAD, encoding="utf-8")
+    judged = tmp_path / "j.jsonl"
+    judged.write_text(json.dumps({
+        "topic": "9.001", "run": "same", "bullet": 1, "assessor": "careful:me", "facets": ["2"], "words": 7,
+        "responsive_words": 7, "text": A,
+        "sources": [{"post": "bolt-eng-DF-9-1-2", "offset": THREAD.index(A), "unit": "p2", "supports": True}]}) + "\n",
+        encoding="utf-8")
+    before = judged.read_text(encoding="utf-8")
+    run = _run(tmp_path / "again.xml", "same", [(B, THREAD.index(B))])  # bullet 1 is now B
+    with pytest.raises(SystemExit) as exc:
+        carry.carry([run], judged, [str(corpus)], tmp_path / "todo.jsonl", "careful:carried")
+    assert "9.001 same bullet 1" in str(exc.value) and "another run id" in str(exc.value)
+    assert judged.read_text(encoding="utf-8") == before
