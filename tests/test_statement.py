@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from evaluation.matching import pairlabels as pl
-from evaluation.matching.statement import FEATURES, Idf, Reference, StatementModel, features, load_model
+from evaluation.matching.statement import (FEATURES, Idf, Reference, StatementModel, clauses, features,
+                                          load_model)
 from indexing.errors import ToolkitError
 
 REF = "Bain Capital bought Ampad in 1992."
@@ -43,7 +44,37 @@ def test_features_by_hand():
     assert f["distinct_coverage"] == pytest.approx(2 / 3)
     assert (f["number_coverage"], f["has_numbers"]) == (0.0, 1.0)
     assert (f["cosine"], f["sentence_cosine"]) == (0.5, 0.7)
+    # one statement (one clause): every clause feature is the idf coverage
+    assert ref.clauses == (ref.terms,)
+    assert f["clause_min_coverage"] == f["clause_max_coverage"] == f["clause_sentence_coverage"] == f["idf_coverage"]
     assert set(f) == set(FEATURES)
+
+
+def test_clause_features_by_hand():
+    # clauses: sentences, split again at ";", kept with >= 2 content terms ("nobody objected" has one: object)
+    text = "Bain Capital bought Ampad. The deal closed in 1992; nobody objected."
+    assert clauses(text) == ("Bain Capital bought Ampad.", "The deal closed in 1992")
+    assert clauses("Yes. The visa costs 25 dollars.") == ()  # "Yes." holds no term: one statement
+    ref = Reference.of(text, Idf([text]))  # a one-text pool: every term weighs 1
+    assert ref.clauses == (frozenset({"bain", "capit", "bought", "ampad"}), frozenset({"deal", "close", "1992"}))
+    cand = "Ampad was bought by Bain. Nobody objected."
+    f = features(ref, cand, ["Ampad was bought by Bain.", "Nobody objected."])
+    # terms found: ampad, bought, bain, object = 4 of 8; first sentence 3 of 8
+    assert (f["idf_coverage"], f["sentence_idf_coverage"]) == (pytest.approx(4 / 8), pytest.approx(3 / 8))
+    # clause 1: 3 of 4 terms; clause 2: none; the best sentence states 3 of clause 1's 4
+    assert f["clause_max_coverage"] == pytest.approx(3 / 4)
+    assert f["clause_min_coverage"] == 0.0
+    assert f["clause_sentence_coverage"] == pytest.approx(3 / 4)
+
+
+def test_clause_references_add_one_comparison_per_clause(tmp_path):
+    path = write_pairs(tmp_path / "p.tsv", [("k1", "1_1", 1, "Ampad was bought by Bain.",
+                                             "Bain Capital bought Ampad. The deal closed in 1992."),
+                                            ("k2", "1_1", 0, "Nothing here.", "Bain Capital bought Ampad.")])
+    plain, split = pl.prepare(pl.read_pairs(path), None), pl.prepare(pl.read_pairs(path), None, clause_refs=True)
+    assert [len(s) for s in plain.subs] == [1, 1] and [len(s) for s in split.subs] == [3, 1]
+    assert split.feats == plain.feats  # the word-overlap rule still sees the whole statement
+    assert split.subs[0][1]["coverage"] == pytest.approx(3 / 4)  # "Bain Capital bought Ampad." alone
 
 
 def test_arabic_indic_digits_count_as_numbers():

@@ -23,7 +23,7 @@ from typing import Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from evaluation.agreement import BinaryAgreement, binary_agreement
 from evaluation.matching import lexical
-from evaluation.matching.statement import FEATURES, Idf, Reference, StatementModel, features
+from evaluation.matching.statement import FEATURES, Idf, Reference, StatementModel, clauses, features
 from evaluation.matching.text import sentences
 from indexing.errors import ToolkitError
 
@@ -31,7 +31,7 @@ COLUMNS = ("key", "topic", "label", "paragraph", "statement")
 OVERLAP_GRID = tuple(round(0.05 * k, 2) for k in range(1, 20))
 _HEADER = "\t".join(COLUMNS)
 FEATURE_SETS: tuple[tuple[str, ...], ...] = (
-    FEATURES,  # everything
+    tuple(f for f in FEATURES if not f.startswith("clause_")),  # everything (as v0.2 and v0.3 measured it)
     ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage"),  # lexical specificity
     ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "cosine", "sentence_cosine"),
     ("coverage", "cosine"),  # the old rule's two signals, combined
@@ -39,10 +39,28 @@ FEATURE_SETS: tuple[tuple[str, ...], ...] = (
 )
 """The menu the feature set is chosen from (on training topics only, like C and the threshold)."""
 LEXICAL = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage")
-REFIT_FEATURE_SETS: tuple[tuple[str, ...], ...] = (LEXICAL,)
-"""What the shipped model is refitted with: the lexical specificity features that v0.2's inner
-cross-validation chose from :data:`FEATURE_SETS` on the iKAT pairs alone. Choosing again from the
-whole menu over iKAT and forum pairs was measured worse on both kinds, held out (docs/assessor.md)."""
+"""v0.3's features: the lexical specificity set v0.2's inner cross-validation chose on the iKAT pairs."""
+LEXICAL_CLAUSES = LEXICAL + ("clause_min_coverage",)
+"""v0.4's features: v0.3's plus the weakest clause's coverage (long, multi-part facet texts)."""
+REFIT_FEATURE_SETS: tuple[tuple[str, ...], ...] = (LEXICAL_CLAUSES,)
+"""What the shipped model is refitted with (docs/assessor.md has every variant measured and why this one)."""
+VARIANTS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "lexical (v0.3)": (LEXICAL,),
+    "+clause_min_coverage (v0.4)": (LEXICAL_CLAUSES,),
+    "+clause_max_coverage": (LEXICAL + ("clause_max_coverage",),),
+    "+clause_sentence_coverage": (LEXICAL + ("clause_sentence_coverage",),),
+    "+clause_max+clause_min": (LEXICAL + ("clause_max_coverage", "clause_min_coverage"),),
+    "+sentence_cosine": (LEXICAL + ("sentence_cosine",),),
+    "+numbers": (LEXICAL + ("number_coverage", "has_numbers"),),
+    "+names": (LEXICAL + ("name_coverage", "has_names"),),
+    "+bigram_coverage": (LEXICAL + ("bigram_coverage",),),
+    "+clause_min+sentence_cosine": (LEXICAL_CLAUSES + ("sentence_cosine",),),
+    "+clause_min+numbers": (LEXICAL_CLAUSES + ("number_coverage", "has_numbers"),),
+    "nested choice {lexical, +clause_min}": (LEXICAL, LEXICAL_CLAUSES),
+    "nested choice {lexical, +clause_min, +sentence_cosine}": (LEXICAL, LEXICAL_CLAUSES, LEXICAL + ("sentence_cosine",)),
+}
+"""Feature-set variants measured for v0.4 (``score --part assess-calibration --variants``): each fixed
+set gets C and threshold by the nested leave-one-topic-out; a "nested choice" picks among its sets too."""
 C_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
 PROBABILITY_GRID = tuple(round(0.05 * k, 2) for k in range(2, 19))
 FORUM_PREFIX = "forum:"
@@ -136,36 +154,46 @@ def _vectors(embedder, texts: Sequence[str]) -> dict:
 
 
 def prepare(pairs: Sequence[PairLabel], embedder, old_lexical: float = 0.4, old_min_terms: int = 2,
-            old_semantic: float = 0.45) -> PairData:
-    """Features of every pair; IDF pools are the texts of each ``topic`` value (one turn's pool)."""
+            old_semantic: float = 0.45, clause_refs: bool = False) -> PairData:
+    """Features of every pair; IDF pools are the texts of each ``topic`` value (one turn's pool).
+
+    With ``clause_refs`` each of a long statement's :func:`~evaluation.matching.statement.clauses`
+    is compared with the paragraph too (the pair's probability is the best comparison's).
+    """
     pools: dict[str, list[str]] = {}
     for p in pairs:
         pools.setdefault(p.topic, []).extend((p.paragraph, p.statement))
     idfs = {t: Idf(texts) for t, texts in pools.items()}
     sents = {p.paragraph: sentences(p.paragraph, "eng") for p in pairs}
-    texts = list(dict.fromkeys([p.statement for p in pairs] + [p.paragraph for p in pairs]
+    refs_of = {p.statement: (p.statement,) + (clauses(p.statement) if clause_refs else ()) for p in pairs}
+    texts = list(dict.fromkeys([r for rs in refs_of.values() for r in rs] + [p.paragraph for p in pairs]
                                + [s for ss in sents.values() for s in ss]))
     vec = _vectors(embedder, texts)
-    feats, old = [], []
+    feats, old, subs = [], [], []
     for p in pairs:
-        ref = Reference.of(p.statement, idfs[p.topic])
         ss = sents[p.paragraph]
-        if vec:
-            cos = float(vec[p.statement] @ vec[p.paragraph])
-            sc = max(float(vec[p.statement] @ vec[s]) for s in ss)
-        else:
-            cos = sc = 0.0
-        feats.append(features(ref, p.paragraph, ss, cos, sc))
+        comps = []
+        for ref_text in refs_of[p.statement]:
+            ref = Reference.of(ref_text, idfs[p.topic])
+            if vec:
+                cos = float(vec[ref_text] @ vec[p.paragraph])
+                sc = max(float(vec[ref_text] @ vec[s]) for s in ss)
+            else:
+                cos = sc = 0.0
+            comps.append(features(ref, p.paragraph, ss, cos, sc))
+        feats.append(comps[0])
+        subs.append(comps)
+        ref = Reference.of(p.statement, idfs[p.topic])
         units = ss + ((p.paragraph,) if len(ss) > 1 else ())
         lex = any(lexical.lexical_match(lexical.overlap(ref.terms, lexical.content_terms(u)), old_lexical,
                                         old_min_terms) for u in units)
-        sem = bool(vec) and max(sc, cos) >= old_semantic
+        sem = bool(vec) and max(comps[0]["sentence_cosine"], comps[0]["cosine"]) >= old_semantic
         old.append(lex or sem)
-    return PairData(list(pairs), feats, old)
+    return PairData(list(pairs), feats, old, subs)
 
 
 def prepare_judged(topics_path: str | Path, judgments_path: str | Path, embedder, old_lexical: float = 0.4,
-                   old_min_terms: int = 2, old_semantic: float = 0.45) -> PairData:
+                   old_min_terms: int = 2, old_semantic: float = 0.45, clause_refs: bool = False) -> PairData:
     """Forum pairs from careful judgments: every judged bullet (distinct by topic and text) against
     every facet of its topic, labelled by whether the careful ``facets`` hold that facet.
 
@@ -195,28 +223,33 @@ def prepare_judged(topics_path: str | Path, judgments_path: str | Path, embedder
     idfs = {n: Idf([x for xs in refs_of[n].values() for x in xs]
                    + [u for (tn, text) in bullets if tn == n for u in units_of[text]]) for n in topics}
     unit_sents = {u: sentences(u, "eng") for us in units_of.values() for u in us}
-    texts = list(dict.fromkeys([x for r in refs_of.values() for xs in r.values() for x in xs]
+    parts_of = {x: clauses(x) if clause_refs else () for r in refs_of.values() for xs in r.values() for x in xs}
+    texts = list(dict.fromkeys([x for x, cs in parts_of.items() for x in (x, *cs)]
                                + list(unit_sents) + [s for ss in unit_sents.values() for s in ss]))
     vec = _vectors(embedder, texts)
     pairs, feats, old, subs = [], [], [], []
     for (n, text), facets in sorted(bullets.items()):
         for f in topics[n].facets:
-            comps, old_yes = [], False
+            comps, whole, old_yes = [], [], False
             for ref_text in refs_of[n][f.id]:
-                ref = Reference.of(ref_text, idfs[n])
-                for u in units_of[text]:
-                    ss = unit_sents[u]
-                    cos = float(vec[ref_text] @ vec[u]) if vec else 0.0
-                    sc = max(float(vec[ref_text] @ vec[x]) for x in ss) if vec else 0.0
-                    comps.append(features(ref, u, ss, cos, sc))
-                    old_yes = old_yes or lexical.lexical_match(
-                        lexical.overlap(ref.terms, lexical.content_terms(u)), old_lexical, old_min_terms) or (
-                        bool(vec) and cos >= old_semantic)
+                for k, rt in enumerate((ref_text, *parts_of[ref_text])):
+                    ref = Reference.of(rt, idfs[n])
+                    for u in units_of[text]:
+                        ss = unit_sents[u]
+                        cos = float(vec[rt] @ vec[u]) if vec else 0.0
+                        sc = max(float(vec[rt] @ vec[x]) for x in ss) if vec else 0.0
+                        comps.append(features(ref, u, ss, cos, sc))
+                        if k:
+                            continue
+                        whole.append(comps[-1])
+                        old_yes = old_yes or lexical.lexical_match(
+                            lexical.overlap(ref.terms, lexical.content_terms(u)), old_lexical, old_min_terms) or (
+                            bool(vec) and cos >= old_semantic)
             if not comps:
                 continue
             pairs.append(PairLabel(f"{n}:{f.id}:{len(pairs)}", FORUM_PREFIX + n, f.id in facets, text, f.desc))
             subs.append(comps)
-            feats.append(max(comps, key=lambda c: c["coverage"]))
+            feats.append(max(whole, key=lambda c: c["coverage"]))
             old.append(old_yes)
     if not pairs:
         raise ToolkitError(f"{judgments_path}: no English bullet with a 'text' for a topic of {topics_path}",

@@ -39,9 +39,11 @@ from typing import Iterable, Mapping, Sequence
 
 from bolt.pipeline.anchors import normalize_digits  # the toolkit's one digit folding
 from evaluation.matching.lexical import content_terms
+from evaluation.matching.text import sentences
 
 FEATURES = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "bigram_coverage",
-            "number_coverage", "has_numbers", "name_coverage", "has_names", "cosine", "sentence_cosine")
+            "number_coverage", "has_numbers", "name_coverage", "has_names", "cosine", "sentence_cosine",
+            "clause_max_coverage", "clause_min_coverage", "clause_sentence_coverage")
 EMBEDDING_FEATURES = ("cosine", "sentence_cosine")
 """The features read from sentence embeddings (a model without them needs no embedder)."""
 MODEL_FILE = "statement_model.json"
@@ -49,6 +51,9 @@ MODEL_FILE = "statement_model.json"
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*[A-Za-z]")
+_CLAUSE_BREAK = re.compile(r"\s*;\s*")
+CLAUSE_MIN_TERMS = 2
+"""A clause of a facet text needs this many content terms to stand alone (a "2 ." or "Yes." does not)."""
 
 
 class Idf:
@@ -105,6 +110,7 @@ class Reference:
     numbers: frozenset[str]
     names: frozenset[str]
     bigrams: frozenset[tuple[str, str]]
+    clauses: tuple[frozenset[str], ...] = ()
 
     @functools.cached_property
     def weight_total(self) -> float:
@@ -117,7 +123,25 @@ class Reference:
         weights = {t: idf(t) for t in terms}
         ranked = sorted(terms, key=lambda t: (-weights[t], t))
         distinct = frozenset(ranked[:max(1, (len(ranked) + 1) // 2)]) if ranked else frozenset()
-        return cls(text, terms, weights, distinct, numbers(text), names(text) & terms, bigrams(text))
+        return cls(text, terms, weights, distinct, numbers(text), names(text) & terms, bigrams(text),
+                   clause_terms(text, terms))
+
+
+def clauses(text: str) -> tuple[str, ...]:
+    """The clauses of a facet text (its sentences, split again at semicolons) that hold at least
+    :data:`CLAUSE_MIN_TERMS` content terms; ``()`` when fewer than two do (the text is one statement).
+
+    A long nugget ("X costs 25 dollars. A multiple entry visa is 60 dollars.") makes several
+    statements, and a person may credit a text that states some of them.
+    """
+    parts = [c.strip() for s in sentences(text, "eng") for c in _CLAUSE_BREAK.split(s)]
+    out = tuple(c for c in parts if len(content_terms(c)) >= CLAUSE_MIN_TERMS)
+    return out if len(out) > 1 else ()
+
+
+def clause_terms(text: str, terms: frozenset[str]) -> tuple[frozenset[str], ...]:
+    """The content terms of each of the text's :func:`clauses`; ``(terms,)`` for a one-statement text."""
+    return tuple(content_terms(c) & terms for c in clauses(text)) or (terms,)
 
 
 def _weighted(ref: Reference, cand: frozenset[str]) -> float:
@@ -126,13 +150,23 @@ def _weighted(ref: Reference, cand: frozenset[str]) -> float:
     return sum(w for t, w in ref.weights.items() if t in cand) / total if total else 0.0
 
 
+def _clause_weighted(ref: Reference, clause: frozenset[str], cand: frozenset[str]) -> float:
+    """IDF-weighted share of one clause's terms found in ``cand``."""
+    total = sum(ref.weights[t] for t in clause)
+    return sum(ref.weights[t] for t in clause if t in cand) / total if total else 0.0
+
+
 def features(ref: Reference, candidate: str, sentences: Sequence[str],
              cosine: float = 0.0, sentence_cosine: float | None = None) -> dict[str, float]:
     """The named features of one (reference, candidate) pair; ``sentences`` split the candidate."""
     cand = content_terms(candidate)
     n_terms = len(ref.terms)
     coverage = len(ref.terms & cand) / n_terms if n_terms else 0.0
-    sent_cov = max((_weighted(ref, content_terms(s)) for s in sentences), default=0.0)
+    sent_terms = [content_terms(s) for s in sentences]
+    sent_cov = max((_weighted(ref, st) for st in sent_terms), default=0.0)
+    clauses = ref.clauses or (ref.terms,)
+    per_clause = [_clause_weighted(ref, c, cand) for c in clauses]
+    clause_sent = max((_clause_weighted(ref, c, st) for c in clauses for st in sent_terms), default=0.0)
     distinct = len(ref.distinct & cand) / len(ref.distinct) if ref.distinct else 0.0
     cand_numbers = numbers(candidate) if ref.numbers else frozenset()
     num = len(ref.numbers & cand_numbers) / len(ref.numbers) if ref.numbers else 1.0
@@ -141,7 +175,9 @@ def features(ref: Reference, candidate: str, sentences: Sequence[str],
     return {"coverage": coverage, "idf_coverage": _weighted(ref, cand), "sentence_idf_coverage": sent_cov,
             "distinct_coverage": distinct, "bigram_coverage": bigram, "number_coverage": num, "has_numbers": float(bool(ref.numbers)),
             "name_coverage": name, "has_names": float(bool(ref.names)), "cosine": float(cosine),
-            "sentence_cosine": float(cosine if sentence_cosine is None else sentence_cosine)}
+            "sentence_cosine": float(cosine if sentence_cosine is None else sentence_cosine),
+            "clause_max_coverage": max(per_clause), "clause_min_coverage": min(per_clause),
+            "clause_sentence_coverage": clause_sent}
 
 
 @dataclass(frozen=True)

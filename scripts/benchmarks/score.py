@@ -150,6 +150,9 @@ def _assess_add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--write-model", metavar="FILE",
                    help="assess-calibration part: refit the statement model on all pairs and write it here "
                    "(the shipped one is evaluation/matching/statement_model.json)")
+    p.add_argument("--variants", action="store_true",
+                   help="assess-calibration part: also measure every feature-set variant of "
+                   "evaluation.matching.pairlabels.VARIANTS and clause references (a few minutes more)")
 
 
 def _sentence(rng: random.Random) -> str:
@@ -357,10 +360,13 @@ def _pairs_calibration(args) -> dict:
     rules = {"old_defaults": pl.rule_old_defaults, "tuned_overlap": pl.rule_tuned_overlap,
              "statement_v0.2_ikat_only": pl.rule_statement(exclude=pl.FORUM_PREFIX),
              "statement_wide_menu": pl.rule_statement(weights=weights),
+             "statement_v0.3": pl.rule_statement((pl.LEXICAL,), weights=weights),
              "statement": pl.rule_statement(pl.REFIT_FEATURE_SETS, weights=weights)}
     if len(parts) < 2:  # the v0.2 row and the wide menu differ from "statement" only with both kinds
         rules.pop("statement_v0.2_ikat_only")
         rules.pop("statement_wide_menu")
+    if args.variants:  # every feature-set variant measured for the current model (docs/assessor.md)
+        rules.update({f"variant {k}": pl.rule_statement(v, weights=weights) for k, v in pl.VARIANTS.items()})
     res = pl.loto(data, rules, sources=pl.SOURCES)
     out = {"pairs": len(data.pairs), "positives": sum(data.labels), "topics": sorted(set(data.groups)),
            "skipped": skipped, "feature_seconds": round(prep_s, 1), "leave_one_topic_out": res}
@@ -369,6 +375,15 @@ def _pairs_calibration(args) -> dict:
     if args.write_model:
         Path(args.write_model).write_text(_json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
         out["model_written_to"] = args.write_model
+    if args.variants:  # each long facet text's clauses compared as facet texts of their own
+        cparts = [pl.prepare(pl.read_pairs(args.pairs), embedder, clause_refs=True)] if Path(args.pairs).is_file() else []
+        if "forum" not in skipped:
+            cparts.append(pl.prepare_judged(args.forum_topics, args.forum_judgments, embedder, clause_refs=True))
+        cdata = cparts[0] if len(cparts) == 1 else cparts[0] + cparts[1]
+        out["clause_references"] = pl.loto(cdata, {
+            "lexical": pl.rule_statement((pl.LEXICAL,), weights=weights),
+            "+sentence_cosine": pl.rule_statement((pl.LEXICAL + ("sentence_cosine",),), weights=weights),
+            "+clause_min_coverage": pl.rule_statement(pl.REFIT_FEATURE_SETS, weights=weights)}, sources=pl.SOURCES)
     new, tuned = res["statement"]["by_source"], res["tuned_overlap"]["by_source"]
     out["targets"] = {"ikat accuracy>=0.88": new["ikat"]["accuracy"] >= 0.88, "ikat kappa>=0.5": new["ikat"]["kappa"] >= 0.5}
     for src in new:
