@@ -133,8 +133,18 @@ def test_folds_leave_one_topic_out_and_tuned_overlap_uses_training_topics_only()
     data = pl.PairData([pl.PairLabel(str(i), f"{g}_1", y, "p", "s") for i, (g, y) in
                         enumerate(zip(groups, (True, False, True, False, False)))], feats, [True] * 5)
     assert pl.rule_tuned_overlap(data, [0, 1, 2, 3], [4]) == [True]  # threshold from topics 1-2: wrong on 3
-    res = pl.loto(data, {"old": pl.rule_old_defaults})
+    res = pl.loto(data, {"old": pl.rule_old_defaults, "tuned": pl.rule_tuned_overlap}, against="old")
     assert res["old"]["pooled"]["accuracy"] == pytest.approx(2 / 5)
+    # "old" says yes to all five. Held out, the tuned rule says [yes, no, no, no, yes]: topic 1's fold
+    # learns 0.8 from topics 2-3 (right on 0.9 and 0.1), topic 2's learns 0.9 from topics 1 and 3 (so
+    # 0.8, a yes, is missed), topic 3's is wrong as above. It differs from "old" on pairs 1 and 3
+    # (right) and 2 (wrong): two better, one worse; the sign test's p is 1.0
+    assert res["tuned"]["vs_old"]["all"] == {"better": 2, "worse": 1, "sign_test_p": 1.0}
+    # the sign test by hand: 2 better, 0 worse -> p = 2 * 0.5**2 = 0.5; 1 and 1 -> 1.0
+    assert pl.paired([True, False], {0: False, 1: False}, {0: True, 1: True}, ["a", "b"])["all"] == {
+        "better": 1, "worse": 1, "sign_test_p": 1.0}
+    assert pl.paired([False, False], {0: False, 1: False}, {0: True, 1: True}, ["a", "b"])["all"] == {
+        "better": 2, "worse": 0, "sign_test_p": 0.5}
 
 
 @pytest.mark.slow

@@ -381,14 +381,16 @@ def _source(group: str, weights: Mapping[str, float]) -> str:
 
 
 def loto(data: PairData, rules: dict[str, Callable[[PairData, list[int], list[int]], list[bool]]],
-         sources: Mapping[str, str] | None = None) -> dict[str, dict]:
+         sources: Mapping[str, str] | None = None, against: str | None = None) -> dict[str, dict]:
     """Each rule's pooled held-out agreement (decisions of every fold concatenated) and per fold.
 
     ``sources`` (group prefix -> name, e.g. ``{"2.": "forum", "": "ikat"}``) adds the pooled
-    agreement of each data source's held-out pairs apart (``by_source``).
+    agreement of each data source's held-out pairs apart (``by_source``). ``against`` (a rule's
+    name) adds, for every other rule, a pair-by-pair comparison with it (:func:`paired`).
     """
     labels, groups = data.labels, data.groups
     out: dict[str, dict] = {}
+    decisions: dict[str, dict[int, bool]] = {}
     for name, rule in rules.items():
         decided: dict[int, bool] = {}
         per_fold = {}
@@ -396,6 +398,7 @@ def loto(data: PairData, rules: dict[str, Callable[[PairData, list[int], list[in
             d = rule(data, tr, te)
             decided.update(zip(te, d))
             per_fold[g] = binary_agreement([labels[i] for i in te], d).as_dict(3)
+        decisions[name] = decided
         order = sorted(decided)
         pooled: BinaryAgreement = binary_agreement([labels[i] for i in order], [decided[i] for i in order])
         out[name] = {"pooled": pooled.as_dict(), "per_topic": per_fold}
@@ -404,6 +407,27 @@ def loto(data: PairData, rules: dict[str, Callable[[PairData, list[int], list[in
                 src: binary_agreement([labels[i] for i in order if _source(groups[i], sources) == prefix],
                                       [decided[i] for i in order if _source(groups[i], sources) == prefix]).as_dict()
                 for prefix, src in sources.items()}
+    if against is not None:
+        for name in rules:
+            if name != against:
+                out[name]["vs_" + against] = paired(labels, decisions[name], decisions[against], groups, sources)
+    return out
+
+
+def paired(labels: Sequence[bool], new: Mapping[int, bool], old: Mapping[int, bool], groups: Sequence[str],
+           sources: Mapping[str, str] | None = None) -> dict[str, dict]:
+    """Where two rules decide a pair differently: how often the new one is right (``better``) or
+    wrong (``worse``), per data source, with the two-sided sign test's p-value (McNemar's exact
+    test): whether the difference is more than a few lucky pairs."""
+    from scipy.stats import binomtest  # a scikit-learn dependency
+
+    out = {}
+    for prefix, src in (sources or {"": "all"}).items():
+        idx = [i for i in new if (_source(groups[i], sources) == prefix if sources else True) and new[i] != old[i]]
+        better = sum(1 for i in idx if new[i] == labels[i])
+        worse = len(idx) - better
+        out[src] = {"better": better, "worse": worse,
+                    "sign_test_p": round(float(binomtest(better, len(idx)).pvalue), 4) if idx else 1.0}
     return out
 
 

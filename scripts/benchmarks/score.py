@@ -367,7 +367,7 @@ def _pairs_calibration(args) -> dict:
         rules.pop("statement_wide_menu")
     if args.variants:  # every feature-set variant measured for the current model (docs/assessor.md)
         rules.update({f"variant {k}": pl.rule_statement(v, weights=weights) for k, v in pl.VARIANTS.items()})
-    res = pl.loto(data, rules, sources=pl.SOURCES)
+    res = pl.loto(data, rules, sources=pl.SOURCES, against="statement_v0.3")
     out = {"pairs": len(data.pairs), "positives": sum(data.labels), "topics": sorted(set(data.groups)),
            "skipped": skipped, "feature_seconds": round(prep_s, 1), "leave_one_topic_out": res}
     model = pl.fit_model(data.subs, data.labels, data.groups, pl.REFIT_FEATURE_SETS, weights=weights)
@@ -380,10 +380,13 @@ def _pairs_calibration(args) -> dict:
         if "forum" not in skipped:
             cparts.append(pl.prepare_judged(args.forum_topics, args.forum_judgments, embedder, clause_refs=True))
         cdata = cparts[0] if len(cparts) == 1 else cparts[0] + cparts[1]
-        out["clause_references"] = pl.loto(cdata, {
+        v03 = pl.rule_statement((pl.LEXICAL,), weights=weights)
+        out["clause_references"] = pl.loto(cdata, {  # same pairs, same order: v0.3 on the whole texts to compare
+            "statement_v0.3": lambda _, tr, te: v03(data, tr, te),
             "lexical": pl.rule_statement((pl.LEXICAL,), weights=weights),
             "+sentence_cosine": pl.rule_statement((pl.LEXICAL + ("sentence_cosine",),), weights=weights),
-            "+clause_min_coverage": pl.rule_statement(pl.REFIT_FEATURE_SETS, weights=weights)}, sources=pl.SOURCES)
+            "+clause_min_coverage": pl.rule_statement(pl.REFIT_FEATURE_SETS, weights=weights)},
+            sources=pl.SOURCES, against="statement_v0.3")
     new, tuned = res["statement"]["by_source"], res["tuned_overlap"]["by_source"]
     out["targets"] = {"ikat accuracy>=0.88": new["ikat"]["accuracy"] >= 0.88, "ikat kappa>=0.5": new["ikat"]["kappa"] >= 0.5}
     for src in new:
