@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bolt.topics import Topic
     from evaluation.matching.statement import StatementModel
 
-ASSESSOR_VERSION = "0.3"
+ASSESSOR_VERSION = "0.4"
 RULES = ("anchor", "statement", "lexical", "semantic", "crosslingual")
 DECISIONS = ("statement", "overlap")
 _TEXT_LANGS = ("eng", "und", None)
