@@ -164,15 +164,18 @@ def features(ref: Reference, candidate: str, sentences: Sequence[str],
     coverage = len(ref.terms & cand) / n_terms if n_terms else 0.0
     sent_terms = [content_terms(s) for s in sentences]
     sent_cov = max((_weighted(ref, st) for st in sent_terms), default=0.0)
-    clauses = ref.clauses or (ref.terms,)
-    per_clause = [_clause_weighted(ref, c, cand) for c in clauses]
-    clause_sent = max((_clause_weighted(ref, c, st) for c in clauses for st in sent_terms), default=0.0)
+    idf_cov = _weighted(ref, cand)
+    if len(ref.clauses) > 1:  # a multi-part facet text; with one clause every clause feature is the whole's
+        per_clause = [_clause_weighted(ref, c, cand) for c in ref.clauses]
+        clause_sent = max((_clause_weighted(ref, c, st) for c in ref.clauses for st in sent_terms), default=0.0)
+    else:
+        per_clause, clause_sent = [idf_cov], sent_cov
     distinct = len(ref.distinct & cand) / len(ref.distinct) if ref.distinct else 0.0
     cand_numbers = numbers(candidate) if ref.numbers else frozenset()
     num = len(ref.numbers & cand_numbers) / len(ref.numbers) if ref.numbers else 1.0
     name = len(ref.names & cand) / len(ref.names) if ref.names else 1.0
     bigram = len(ref.bigrams & bigrams(candidate)) / len(ref.bigrams) if ref.bigrams else coverage
-    return {"coverage": coverage, "idf_coverage": _weighted(ref, cand), "sentence_idf_coverage": sent_cov,
+    return {"coverage": coverage, "idf_coverage": idf_cov, "sentence_idf_coverage": sent_cov,
             "distinct_coverage": distinct, "bigram_coverage": bigram, "number_coverage": num, "has_numbers": float(bool(ref.numbers)),
             "name_coverage": name, "has_names": float(bool(ref.names)), "cosine": float(cosine),
             "sentence_cosine": float(cosine if sentence_cosine is None else sentence_cosine),
