@@ -104,6 +104,7 @@ class SystemConfig:
     opening_weight: float = 0.5
     asker_weight: float = 0.6
     max_per_post: int = 2
+    position_decay: float = 0.15
     weak_score: float = 0.0
     weak_bullets: int = 3
 
@@ -120,6 +121,8 @@ class SystemConfig:
                   "opening_weight", "asker_weight", "weak_score"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
+        if not 0.0 <= self.position_decay <= 10.0:
+            raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
         if not 0.0 <= self.thread_focus <= 10.0:
             raise ValueError(f"thread_focus must be in [0, 10], got {self.thread_focus}")
 
