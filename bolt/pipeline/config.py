@@ -104,7 +104,7 @@ class SystemConfig:
     opening_weight: float = 0.5
     asker_weight: float = 0.6
     max_per_post: int = 2
-    position_decay: float = 0.15
+    position_decay: float = 0.2
     weak_score: float = 0.0
     weak_bullets: int = 3
 

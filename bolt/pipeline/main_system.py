@@ -231,7 +231,8 @@ class MainSystem:
         where: dict[str, dict[tuple[str, int], int]] = {}
         if cfg.position_decay > 0:
             where = {t: content_positions(d.thread_sentences(t, lg),
-                                          lambda s: word_count(s.text, s.lang) >= cfg.min_words)
+                                          lambda s: word_count(s.text, s.lang) >= cfg.min_words
+                                          and informativeness(s.text, s.lang) >= 0.85)
                      for t, lg in threads.items()}
         out = []
         for s in sents:
