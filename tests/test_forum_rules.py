@@ -123,6 +123,19 @@ def test_answer_position_counts_content_sentences_of_each_post(tmp_path):
     assert position_weight(7, 0.0) == 1.0
 
 
+def test_an_anecdote_before_the_answer_does_not_push_it_down(tmp_path):
+    # main counts only specific statements (informativeness >= SPECIFIC) before a sentence
+    from bolt.pipeline.forum import content_positions
+    from bolt.pipeline.informative import SPECIFIC
+
+    th = _thread(tmp_path, [("ann", "Is this text message a scam?"),
+                            ("bob", "My neighbour lost 400 dollars this way. If you paid, call your bank "
+                                    "right away. Banks can block the card within minutes.")])
+    sents = _sentences(th)
+    where = content_positions(sents, lambda s: informativeness(s.text) >= SPECIFIC)
+    assert [where[(s.post, s.position)] for s in sents if s.post == "p2"] == [0, 0, 1]
+
+
 def test_a_sentence_an_author_closes_two_posts_with_is_a_signature(tmp_path):
     from bolt.pipeline.forum import normalised, signatures
 

@@ -54,7 +54,9 @@ class SystemConfig:
     With ``informative`` each sentence's score is multiplied by its informativeness prior
     (``bolt.pipeline.informative``); sentences of the opening post of a thread that asks weigh
     ``opening_weight``, later posts of its author ``asker_weight``; with ``drop_signatures`` a
-    sentence its author repeats in two posts is dropped. At most ``max_per_post`` bullets from
+    sentence its author repeats in two posts is dropped; replies answer first, so a sentence's prior
+    is also multiplied by ``1 / (1 + position_decay x k)``, k the number of specific statements
+    (informativeness >= 0.85) before it in its post (0: off). At most ``max_per_post`` bullets from
     one post (0: no limit); a sentence's score is multiplied by its thread's relevance relative to
     the best thread of its language, raised to ``thread_focus`` (0: off), for languages scored with
     the embedding model; their clusters must score >= ``rel_threshold`` x the best of their

@@ -5,8 +5,10 @@
   follow-ups and thanks. Replies by other people carry the answers.
 - Replies answer first: a forum reply usually opens with its answer ("No, Half doesn't take
   PayPal.") and then explains, qualifies or drifts; the later a sentence comes in its post, the
-  less likely it states the answer (the *answer position*, counted over the post's sentences
-  long enough to be candidates, so a leading "Hi," or a bare name does not count).
+  less likely it states the answer. The *answer position* counts only the specific statements
+  before a sentence (long enough to be candidates, informativeness >= ``SPECIFIC``), so a
+  leading "Hi,", a name or an anecdote ("My neighbour lost 400 dollars this way.") does not push
+  the answer after it down.
 - A *signature* is text an author repeats at the end of several posts (a motto, a quotation, a
   shop slogan, board rules pasted again): the same sentence by the same author in two or more
   posts is never an answer.

@@ -66,6 +66,12 @@ URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
 
+# The prior of a sentence that states something specific and is not personal history (one specific
+# mark without a first-person start gives 0.85): such a sentence is a *statement* of its post, and the
+# answer position (bolt.pipeline.forum) counts the statements before a sentence.
+SPECIFIC = 0.85
+
+
 def informativeness(text: str, lang: str = "eng") -> float:
     """A prior in (0, 1]: 1 for a sentence that states something specific, lower for chatter."""
     t = " ".join(text.split())

@@ -12,7 +12,8 @@
 5. *score*: relevance (query concepts, embedding cosine, thread relevance, retrieval) times an
    *informativeness* prior (:mod:`bolt.pipeline.informative`: chatter, thanks, personal history
    and rants score low) times a *role* weight (:mod:`bolt.pipeline.forum`: the opening question
-   and the asker's follow-ups rarely answer).
+   and the asker's follow-ups rarely answer) times an *answer-position* weight (replies answer
+   first: the more specific statements precede a sentence in its post, the lower).
 6. *cluster* near-duplicates (one bullet per cluster, citing every post in it) and *select*:
    clusters scoring >= ``rel_threshold`` x best and >= ``abs_floor``, at most ``max_per_post``
    from one post, at most ``max_bullets``; when even the best evidence is weak (best score below
@@ -26,7 +27,7 @@ import math
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence
 from bolt.pipeline.forum import content_positions, normalised, position_weight, role_weight, signatures, thread_roles
-from bolt.pipeline.informative import informativeness
+from bolt.pipeline.informative import SPECIFIC, informativeness
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.scoring import concept_scores, coverage_scores, expressible, matched_concepts
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, sentence_key
@@ -232,7 +233,7 @@ class MainSystem:
         if cfg.position_decay > 0:
             where = {t: content_positions(d.thread_sentences(t, lg),
                                           lambda s: word_count(s.text, s.lang) >= cfg.min_words
-                                          and informativeness(s.text, s.lang) >= 0.85)
+                                          and informativeness(s.text, s.lang) >= SPECIFIC)
                      for t, lg in threads.items()}
         out = []
         for s in sents:
