@@ -120,6 +120,19 @@ def test_careful_judgments_are_well_formed_and_cover_every_topic():
     assert all(j.responsive_words == 0 for j in js if not j.facets)
 
 
+def test_later_careful_judgments_are_well_formed_and_new():
+    """Judgments added after the statement model's fit live in their own file (the bench carries
+    both); each judges a text the main file never judged for its topic, so nothing is judged twice."""
+    from evaluation.judgments import read_judgments
+
+    later = read_judgments(JUDGMENTS.with_name("ebay-dev.round2.judgments.jsonl"))
+    assert later and all(j.assessor.startswith("careful:") and "text" in j.extra for j in later)
+    assert all(0 < j.responsive_words <= j.words for j in later if j.facets)
+    assert all(j.responsive_words == 0 for j in later if not j.facets)
+    old = {(j.topic, j.extra["text"]) for j in read_judgments(JUDGMENTS)}
+    assert not old & {(j.topic, j.extra["text"]) for j in later}
+
+
 def test_main_answers_real_threads_from_the_thread_that_asks(real_samples, tmp_path):
     """On the real eBay threads, main's first bullet for two tuning topics comes from the thread
     holding the topic's nuggets (a real index and the real model), and no bullet is chatter."""

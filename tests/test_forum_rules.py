@@ -44,6 +44,17 @@ def test_shouting_and_exclamations_lower_the_prior():
     assert informativeness(rant) < informativeness(calm) * 0.5
 
 
+def test_a_yes_or_no_followed_by_a_clause_is_an_answer_not_a_greeting():
+    # 0.85: one specific mark (the answer) and nothing else; before, "No," was stripped as a formula
+    # and the four words left were weighed as chatter (0.25 x 0.6 = 0.15)
+    assert informativeness("No, the site doesn't take checks.") == pytest.approx(0.85)
+    assert informativeness("Yes, you can relist it for free within 90 days.") == 1.0
+    # a bare yes/no, or one about the writer, stays chatter
+    assert informativeness("Yes!") == pytest.approx(0.15)  # 0.25 (formula, nothing after) x 0.6 (nothing specific)
+    assert informativeness("Yes, I agree with you.") == pytest.approx(0.25 * 0.45)
+    assert informativeness("No problem at all here.") == pytest.approx(0.15)
+
+
 def test_non_english_sentences_get_the_neutral_prior_except_rant_marks():
     assert informativeness("الفيضان دمر بيوت كتير في المدينة", "arz") == 1.0
     assert informativeness("洪水摧毁了两百多所房屋", "cmn") == 1.0
@@ -94,6 +105,35 @@ def test_a_thread_that_opens_without_a_question_weighs_every_post_alike(tmp_path
     roles = thread_roles(th, _sentences(th))
     assert roles.asks is False
     assert [role_weight(th, p, roles, 0.5, 0.6) for p in ("p1", "p2")] == [1.0, 1.0]
+
+
+def test_answer_position_counts_content_sentences_of_each_post(tmp_path):
+    from bolt.pipeline.forum import content_positions, position_weight
+
+    th = _thread(tmp_path, [("ann", "My parcel came empty. What should I do?"),
+                            ("bob", "Hi, Ann. Open a case within 30 days. Then wait for the seller to answer.")])
+    sents = _sentences(th)
+    where = content_positions(sents, lambda s: len(s.text.split()) >= 3)
+    # bob's greeting is not a content sentence, so his answer is at answer position 0
+    assert [(s.post, s.text, where[(s.post, s.position)]) for s in sents] == [
+        ("p1", "My parcel came empty.", 0), ("p1", "What should I do?", 1),
+        ("p2", "Hi, Ann.", 0), ("p2", "Open a case within 30 days.", 0),
+        ("p2", "Then wait for the seller to answer.", 1)]
+    assert [position_weight(k, 0.15) for k in (0, 1, 4)] == pytest.approx([1.0, 1 / 1.15, 1 / 1.6])
+    assert position_weight(7, 0.0) == 1.0
+
+
+def test_an_anecdote_before_the_answer_does_not_push_it_down(tmp_path):
+    # main counts only specific statements (informativeness >= SPECIFIC) before a sentence
+    from bolt.pipeline.forum import content_positions
+    from bolt.pipeline.informative import SPECIFIC
+
+    th = _thread(tmp_path, [("ann", "Is this text message a scam?"),
+                            ("bob", "My neighbour lost 400 dollars this way. If you paid, call your bank "
+                                    "right away. Banks can block the card within minutes.")])
+    sents = _sentences(th)
+    where = content_positions(sents, lambda s: informativeness(s.text) >= SPECIFIC)
+    assert [where[(s.post, s.position)] for s in sents if s.post == "p2"] == [0, 0, 1]
 
 
 def test_a_sentence_an_author_closes_two_posts_with_is_a_signature(tmp_path):

@@ -54,7 +54,9 @@ class SystemConfig:
     With ``informative`` each sentence's score is multiplied by its informativeness prior
     (``bolt.pipeline.informative``); sentences of the opening post of a thread that asks weigh
     ``opening_weight``, later posts of its author ``asker_weight``; with ``drop_signatures`` a
-    sentence its author repeats in two posts is dropped. At most ``max_per_post`` bullets from
+    sentence its author repeats in two posts is dropped; replies answer first, so a sentence's prior
+    is also multiplied by ``1 / (1 + position_decay x k)``, k the number of specific statements
+    (informativeness >= 0.85) before it in its post (0: off). At most ``max_per_post`` bullets from
     one post (0: no limit); a sentence's score is multiplied by its thread's relevance relative to
     the best thread of its language, raised to ``thread_focus`` (0: off), for languages scored with
     the embedding model; their clusters must score >= ``rel_threshold`` x the best of their
@@ -104,6 +106,7 @@ class SystemConfig:
     opening_weight: float = 0.5
     asker_weight: float = 0.6
     max_per_post: int = 2
+    position_decay: float = 0.2
     weak_score: float = 0.0
     weak_bullets: int = 3
 
@@ -120,6 +123,8 @@ class SystemConfig:
                   "opening_weight", "asker_weight", "weak_score"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
+        if not 0.0 <= self.position_decay <= 10.0:
+            raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
         if not 0.0 <= self.thread_focus <= 10.0:
             raise ValueError(f"thread_focus must be in [0, 10], got {self.thread_focus}")
 

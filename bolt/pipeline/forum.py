@@ -3,6 +3,12 @@
 - The *opening post* of a thread usually asks; its sentences describe the asker's situation and
   rarely answer anybody's query. Later posts by the same author (the *asker*) are mostly
   follow-ups and thanks. Replies by other people carry the answers.
+- Replies answer first: a forum reply usually opens with its answer ("No, Half doesn't take
+  PayPal.") and then explains, qualifies or drifts; the later a sentence comes in its post, the
+  less likely it states the answer. The *answer position* counts only the specific statements
+  before a sentence (long enough to be candidates, informativeness >= ``SPECIFIC``), so a
+  leading "Hi,", a name or an anecdote ("My neighbour lost 400 dollars this way.") does not push
+  the answer after it down.
 - A *signature* is text an author repeats at the end of several posts (a motto, a quotation, a
   shop slogan, board rules pasted again): the same sentence by the same author in two or more
   posts is never an answer.
@@ -51,6 +57,25 @@ def role_weight(thread, post_id: str, roles: ThreadRoles, opening: float, asker:
         if post is not None and post.author == roles.asker:
             return asker
     return 1.0
+
+
+def position_weight(position: int, decay: float) -> float:
+    """``1 / (1 + decay x position)``: 1 for the first content sentence of a post, lower later on
+    (answer first; ``decay`` 0: off). ``position`` is 0-based among the post's content sentences."""
+    return 1.0 / (1.0 + decay * max(0, position)) if decay > 0 else 1.0
+
+
+def content_positions(sentences: Iterable[Sentence], is_content) -> dict[tuple[str, int], int]:
+    """(post, sentence position) -> how many content sentences (``is_content(sentence)``) come
+    before it in its post: the answer position of every sentence of a thread."""
+    out: dict[tuple[str, int], int] = {}
+    seen: dict[str, int] = {}
+    for s in sorted(sentences, key=lambda s: (s.post, s.position)):
+        n = seen.get(s.post, 0)
+        out[(s.post, s.position)] = n
+        if is_content(s):
+            seen[s.post] = n + 1
+    return out
 
 
 def normalised(text: str) -> str:

@@ -12,6 +12,10 @@ for one board's phrases, give each sentence a prior in (0, 1] that multiplies it
 - *links*: a sentence that is little more than a URL;
 - *rant marks*: several exclamation marks, shouting in capitals, a row of dots;
 - *hedges* ("not sure", "I don't know"): the writer says they cannot answer;
+- *a yes or no that answers*: "No, Half doesn't take PayPal." opens with a word that is a social
+  formula elsewhere ("Yes!", "No problem"), but followed by a clause of three or more words it is a
+  direct answer to a yes/no question (an outcome), so it is specific content, not a greeting (unless
+  the clause is about the writer: "Yes, I agree with you." stays chatter);
 - *specific content* raises the prior: a number or amount, a modal or rule word (can, must,
   only, allowed, required), a condition (if, unless, as long as), a cause (because, since), or an
   instruction (second-person advice, an imperative verb at the start, a menu path ``A > B``).
@@ -54,10 +58,18 @@ email enter file fill find follow get give go keep leave let list look make neve
 read remember report request return search select send set ship sign start stop take tell try turn update
 use wait watch write always
 """.split())
+# "Yes, you can." / "No, Half doesn't take PayPal.": a yes or no followed by a clause answers.
+ANSWER_START = re.compile(r"^(?:yes|yep|yeah|no|nope)\b\s*[,.:;!\-]+\s*(?=\S)", re.IGNORECASE)
 MENU_PATH = re.compile(r"\w\s*(?:>|->|→|»)\s*\w")
 SHOUT = re.compile(r"\b[A-Z]{3,}\b")
 URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+
+
+# The prior of a sentence that states something specific and is not personal history (one specific
+# mark without a first-person start gives 0.85): such a sentence is a *statement* of its post, and the
+# answer position (bolt.pipeline.forum) counts the statements before a sentence.
+SPECIFIC = 0.85
 
 
 def informativeness(text: str, lang: str = "eng") -> float:
@@ -83,6 +95,12 @@ def informativeness(text: str, lang: str = "eng") -> float:
     caps = len(SHOUT.findall(t))
     if caps >= 3 and caps / n > 0.3:
         prior *= 0.6
+    # a yes or no followed by a clause is an answer: judge the clause, and count the answer as specific
+    answer = ANSWER_START.match(t)
+    if answer and len(WORD.findall(t[answer.end():])) >= 3 and not FIRST_PERSON_START.match(t[answer.end():]):
+        t = t[answer.end():]
+    else:
+        answer = None
     # strip leading social formulae ("Hi,", "Thanks!", "Well,"), then judge what is left
     rest, stripped = t, 0
     while True:
@@ -99,6 +117,7 @@ def informativeness(text: str, lang: str = "eng") -> float:
     if HEDGE.search(t):
         prior *= 0.6
     specific = sum((
+        answer is not None,
         bool(NUMBER.search(rest)),
         bool(RULE.search(rest)),
         bool(CONDITION.search(rest)),

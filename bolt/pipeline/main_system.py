@@ -12,7 +12,8 @@
 5. *score*: relevance (query concepts, embedding cosine, thread relevance, retrieval) times an
    *informativeness* prior (:mod:`bolt.pipeline.informative`: chatter, thanks, personal history
    and rants score low) times a *role* weight (:mod:`bolt.pipeline.forum`: the opening question
-   and the asker's follow-ups rarely answer).
+   and the asker's follow-ups rarely answer) times an *answer-position* weight (replies answer
+   first: the more specific statements precede a sentence in its post, the lower).
 6. *cluster* near-duplicates (one bullet per cluster, citing every post in it) and *select*:
    clusters scoring >= ``rel_threshold`` x best and >= ``abs_floor``, at most ``max_per_post``
    from one post, at most ``max_bullets``; when even the best evidence is weak (best score below
@@ -25,11 +26,12 @@ import math
 
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence
-from bolt.pipeline.forum import normalised, role_weight, signatures, thread_roles
-from bolt.pipeline.informative import informativeness
+from bolt.pipeline.forum import content_positions, normalised, position_weight, role_weight, signatures, thread_roles
+from bolt.pipeline.informative import SPECIFIC, informativeness
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.scoring import concept_scores, coverage_scores, expressible, matched_concepts
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, sentence_key
+from bolt.pipeline.text import word_count
 from bolt.pipeline.translate import QueryPlan
 
 
@@ -221,12 +223,18 @@ class MainSystem:
             return [self._bullet(c, sents, scores) for c in keep]
 
     def priors(self, sents: list[Sentence]) -> list[float]:
-        """Per sentence: informativeness x role weight; 0 for a signature (dropped)."""
+        """Per sentence: informativeness x role weight x answer-position weight; 0 for a signature (dropped)."""
         d, cfg = self.d, self.d.config
         threads = {s.thread: s.lang for s in sents}
         sigs = signatures((d.thread(t) for t in sorted(threads)),
                           lambda th: d.thread_sentences(th.id, threads[th.id])) if cfg.drop_signatures else ()
         roles = {t: thread_roles(d.thread(t), d.thread_sentences(t, lg)) for t, lg in threads.items()}
+        where: dict[str, dict[tuple[str, int], int]] = {}
+        if cfg.position_decay > 0:
+            where = {t: content_positions(d.thread_sentences(t, lg),
+                                          lambda s: word_count(s.text, s.lang) >= cfg.min_words
+                                          and informativeness(s.text, s.lang) >= SPECIFIC)
+                     for t, lg in threads.items()}
         out = []
         for s in sents:
             th = d.thread(s.thread)
@@ -235,7 +243,8 @@ class MainSystem:
                 out.append(0.0)
                 continue
             info = informativeness(s.text, s.lang) if cfg.informative else 1.0
-            out.append(info * role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight))
+            pos = position_weight(where[s.thread].get((s.post, s.position), 0), cfg.position_decay) if where else 1.0
+            out.append(info * pos * role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight))
         return out
 
     def _bullet(self, c: Cluster, sents: list[Sentence], scores: list[float]) -> DistilledBullet:
