@@ -22,7 +22,9 @@ carries the careful judgments of ``tests/data/careful/ebay-dev.judgments.jsonl``
 and score as irrelevant), scores them with ``bolt score`` and averages per topic group
 (``topics/ebay-dev.groups.tsv``: tuning / held-out). Targets, for each group (the held-out
 topics are the honest figure; the tuning ones are in-sample): main beats both references on mean
-F_GD and R_n; main F_GD >= 0.35 and R_n >= 0.5.
+F_GD and R_n; main F_GD >= 0.35 and R_n >= 0.5. It also judges the same runs with ``bolt assess``
+and reports its agreement with the careful judgments (``assessor_vs_careful``) on the topics the
+assessor's statement model was fitted on and, apart, on the topics it never saw.
 """
 from __future__ import annotations
 
@@ -288,7 +290,35 @@ def dev(args, work: Path) -> dict:
             f"dev_{g}_main_R_n_ge_0.5": m["R_n"] >= 0.5,
         })
     return {"index": str(index), "topics": len(topics), "means": table, "unjudged_bullets": unjudged,
-            "unjudged_list": str(todo), "targets": targets}
+            "unjudged_list": str(todo), "targets": targets,
+            "assessor_vs_careful": _assessor_agreement(runs, topics, judgments, work)}
+
+
+def _assessor_agreement(runs: dict[str, Path], topics, careful: Path, work: Path) -> dict:
+    """``bolt assess`` on the dev runs against the careful judgments: on the topics its statement
+    model was fitted on (those of DEV_JUDGMENTS) and on the others, judged later by other people,
+    which the assessor never saw (the honest figure)."""
+    from evaluation.agreement import judgment_agreement
+    from evaluation.judgments import read_judgments
+
+    auto = work / "dev-auto.jsonl"
+    a = _bolt("assess", *runs.values(), "--topics", DEV_TOPICS, "--corpus", REAL_DEV, "--out", auto, "--quiet")
+    if a.returncode != 0:
+        return {"error": "bolt assess failed: " + a.stderr.strip()[-500:]}
+    run_ids = {f"dev-{name}" for name in runs}
+    people = [j for j in read_judgments(careful) if j.key[1] in run_ids]
+    machine = read_judgments(auto)
+    fitted = {j.key[0] for j in read_judgments(DEV_JUDGMENTS)}
+    groups = {t.number: ("fitted-on" if t.number in fitted else "unseen") for t in topics}
+    out = {}
+    for g in ("unseen", "fitted-on"):
+        numbers = {t for t, gg in groups.items() if gg == g}
+        agg = judgment_agreement([j for j in people if j.key[0] in numbers],
+                                 [j for j in machine if j.key[0] in numbers],
+                                 [t for t in topics if t.number in numbers])
+        out[g] = {"bullets": agg["bullets_in_both"], "bullet_x_facet": agg["facets"],
+                  "bullet_relevant": agg["relevance"], "runs": agg["runs"], "kendall_tau": agg["kendall_tau"]}
+    return out
 
 
 def run(args) -> dict:
