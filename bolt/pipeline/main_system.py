@@ -191,8 +191,9 @@ class MainSystem:
                                cfg.dup_concepts)
         with d.stage("select"):
             cap = cfg.max_bullets if best >= cfg.weak_score else min(cfg.max_bullets, cfg.weak_bullets)
-            # a reply's specific statement in the thread that answers (the best of its language)
-            # passes a lower cut: replies answer without repeating the query's words
+            # a reply's specific statement in the thread that answers (the best of its language),
+            # from a post not yet cited, passes a lower cut: replies answer without repeating the
+            # query's words; at most ``answer_bullets`` get in this way
             answer_cut = ({lg: max(cfg.abs_floor, cfg.answer_rel_threshold * b) for lg, b in lang_best.items()
                            if self._embedded(lg)} if cfg.answer_rel_threshold > 0 else {})
             above, extra = [], []
@@ -209,6 +210,7 @@ class MainSystem:
                 if scores[c.head] >= cut[head.lang]:
                     above.append(c)
                 elif (head.lang in answer_cut and answered < cfg.answer_bullets
+                      and not per_post.get((head.thread, head.post))  # one more reply, not more of one post
                       and scores[c.head] >= answer_cut[head.lang] and self.answers_in_focus(head, focus)):
                     above.append(c)
                     answered += 1
