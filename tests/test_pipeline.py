@@ -508,3 +508,43 @@ def test_arabic_lexicon_is_large_and_has_egyptian_forms():
     assert {"عربية", "سيارة"} <= set(arz[stem("car")])
     assert "مفيش" in arz["there is no"]  # phrases are keyed by their stems, word by word
     assert "حقوق الإنسان" in arz[f"{stem('human')} {stem('rights')}"]
+
+
+def test_answer_rule_takes_specific_replies_of_the_best_thread_only(searcher):
+    """Round 3's optional lower cut (``answer_rel_threshold``): only a reply (not the opening post)
+    of the most relevant thread of its language, stating something specific, qualifies."""
+    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline.candidates import Sentence
+    from bolt.pipeline.main_system import MainSystem
+
+    m = MainSystem(Distiller(searcher, searcher.corpus, SystemConfig(answer_rel_threshold=0.5)))
+    th = m.d.thread("bolt-eng-DF-1-100-1")
+    assert th is not None and len(th.posts) >= 2
+    opening, reply = th.posts[0].id, th.posts[1].id
+    advice = "Call your bank within 30 days and ask them to reverse the charge."
+    chatter = "Thanks so much for all your help, I really appreciate it."
+
+    def sent(post: str, text: str) -> Sentence:
+        return Sentence(th.id, post, "eng", 0, 0, text, 0, 1.0, 0)
+
+    focus = {th.id: 1.0}
+    assert m.answers_in_focus(sent(reply, advice), focus)
+    assert not m.answers_in_focus(sent(opening, advice), focus)        # the question, not an answer
+    assert not m.answers_in_focus(sent(reply, chatter), focus)         # not specific
+    assert not m.answers_in_focus(sent(reply, advice), {th.id: 0.9})   # not the answering thread
+
+
+def test_answer_rule_is_off_by_default_and_bounded(searcher):
+    """Off (0) by default, the default run is unchanged; on, it adds at most ``answer_bullets``."""
+    from bolt.pipeline import SystemConfig, parse_config
+
+    assert SystemConfig().answer_rel_threshold == 0.0  # off: the sample and 2.001-2.009 lose a little
+    assert parse_config("main(answer_rel_threshold=0.5, answer_bullets=2)").answer_bullets == 2
+    with pytest.raises(ValueError, match="answer_rel_threshold"):
+        SystemConfig(answer_rel_threshold=1.5)
+    q = "flood damage in Riverton"
+    base = distill(searcher, "main", q)
+    for n in (0, 1):
+        more = distill(searcher, "main", q, answer_rel_threshold=0.3, answer_bullets=n)
+        assert len(more) <= len(base) + n
+    assert [b.text for b in distill(searcher, "main", q, answer_bullets=0)] == [b.text for b in base]

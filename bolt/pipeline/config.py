@@ -61,6 +61,11 @@ class SystemConfig:
     the best thread of its language, raised to ``thread_focus`` (0: off), for languages scored with
     the embedding model; their clusters must score >= ``rel_threshold`` x the best of their
     language, the others' (lexical evidence only, a coarser score) >= ``xl_rel_threshold`` x; when the best score is below ``weak_score``, at most ``weak_bullets``.
+    A reply's specific statement (informativeness >= 0.85) in the most relevant thread of its
+    language, from a post that has no bullet yet, passes the lower cut ``answer_rel_threshold`` x
+    best (0: off, the default), at most ``answer_bullets`` such bullets: the thread that answers the
+    query answers it in replies that share few of its words. Off by default: measured in
+    docs/system.md (round 3), 0.5 lifts 2.010-2.017 but costs the sample and 2.001-2.009 a little F_GD.
     """
 
     name: str = "main"
@@ -109,18 +114,20 @@ class SystemConfig:
     position_decay: float = 0.2
     weak_score: float = 0.0
     weak_bullets: int = 3
+    answer_rel_threshold: float = 0.0
+    answer_bullets: int = 2
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
-                  "max_per_post", "weak_bullets", "thread_top"):
+                  "max_per_post", "weak_bullets", "thread_top", "answer_bullets"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
                   "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "xl_thread_coverage", "w_thread_semantic",
-                  "opening_weight", "asker_weight", "weak_score"):
+                  "opening_weight", "asker_weight", "weak_score", "answer_rel_threshold"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
         if not 0.0 <= self.position_decay <= 10.0:

@@ -191,7 +191,13 @@ class MainSystem:
                                cfg.dup_concepts)
         with d.stage("select"):
             cap = cfg.max_bullets if best >= cfg.weak_score else min(cfg.max_bullets, cfg.weak_bullets)
+            # a reply's specific statement in the thread that answers (the best of its language),
+            # from a post not yet cited, passes a lower cut: replies answer without repeating the
+            # query's words; at most ``answer_bullets`` get in this way
+            answer_cut = ({lg: max(cfg.abs_floor, cfg.answer_rel_threshold * b) for lg, b in lang_best.items()
+                           if self._embedded(lg)} if cfg.answer_rel_threshold > 0 else {})
             above, extra = [], []
+            answered = 0
             per_lang: dict[str, int] = {}
             per_post: dict[tuple[str, str], int] = {}
             for c in clusters:  # best first
@@ -203,6 +209,11 @@ class MainSystem:
                     continue
                 if scores[c.head] >= cut[head.lang]:
                     above.append(c)
+                elif (head.lang in answer_cut and answered < cfg.answer_bullets
+                      and not per_post.get((head.thread, head.post))  # one more reply, not more of one post
+                      and scores[c.head] >= answer_cut[head.lang] and self.answers_in_focus(head, focus)):
+                    above.append(c)
+                    answered += 1
                 elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
                       and coverage[c.head] >= cfg.min_coverage and scores[c.head] >= cfg.abs_floor):
                     extra.append(c)
@@ -221,6 +232,15 @@ class MainSystem:
                 keep = above + extra + first
             keep.sort(key=lambda c: (-scores[c.head], sentence_key(sents[c.head])))
             return [self._bullet(c, sents, scores) for c in keep]
+
+    def answers_in_focus(self, s: Sentence, focus: dict[str, float]) -> bool:
+        """A reply's specific statement in the answering thread: the most relevant thread of its
+        language (relative relevance 1), a post other than the opening one, informativeness at
+        least ``SPECIFIC`` (advice, a rule, a number, an outcome; not chatter or personal history)."""
+        th = self.d.thread(s.thread)
+        if th is None or not th.posts or th.posts[0].id == s.post or focus.get(s.thread, 0.0) < 1.0:
+            return False
+        return informativeness(s.text, s.lang) >= SPECIFIC
 
     def priors(self, sents: list[Sentence]) -> list[float]:
         """Per sentence: informativeness x role weight x answer-position weight; 0 for a signature (dropped)."""
