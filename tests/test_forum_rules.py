@@ -68,6 +68,9 @@ def test_a_reported_outcome_or_recommendation_is_specific_only_when_switched_on(
     assert informativeness("It helped.", reported=True) == pytest.approx(0.6)
     assert informativeness(anecdote, reported=True) == pytest.approx(0.45)
     assert informativeness("I sold a lamp yesterday to a nice lady.", reported=True) == pytest.approx(0.45)
+    # employment history and "dropped in" are not outcomes
+    assert informativeness("I have worked for a hardware store for many years.", reported=True) == pytest.approx(0.45)
+    assert informativeness("Just dropped in to say hello to everyone here.", reported=True) == pytest.approx(0.6)
 
 
 def test_non_english_sentences_get_the_neutral_prior_except_rant_marks():

@@ -69,12 +69,13 @@ use wait watch write always
 ANSWER_START = re.compile(r"^(?:yes|yep|yeah|no|nope)\b\s*[,.:;!\-]+\s*(?=\S)", re.IGNORECASE)
 # A reported outcome or recommendation: the verb, then at least two words of what came of it.
 REPORTED = re.compile(
-    r"\b(?:recommend(?:ed|s)?|suggest(?:ed|s)|advised|prescribed|helped|worked\s+(?:for|well|great|fine)|"
+    r"\b(?:recommend(?:ed|s)?|suggest(?:ed|s)|advised|prescribed|helped|worked\s+(?:well|great|fine)|"
     r"cured|improved|turned\s+out|ended\s+up)\b\W*[^\W_]+\W+[^\W_]+|"
     # "fixed it", "solved the problem" (not the adjective of "a fixed price")
     r"\b(?:fixed|solved|resolved)\s+(?:it|this|that|them|the|my|our|his|her|their|everything)\b|"
     # a change that is itself the result needs no object: "views went way up", "sales doubled"
-    r"\b(?:went\s+(?:way\s+)?(?:up|down)|increased|decreased|doubled|tripled|dropped|paid\s+off|"
+    r"\b(?:went\s+(?:way\s+)?(?:up|down)|increased|decreased|doubled|tripled|"
+    r"dropped(?!\s+(?:in|by|off|out))|paid\s+off|"
     r"made\s+a\s+(?:big\s+|huge\s+)?difference)\b", re.IGNORECASE)
 MENU_PATH = re.compile(r"\w\s*(?:>|->|→|»)\s*\w")
 SHOUT = re.compile(r"\b[A-Z]{3,}\b")
