@@ -55,6 +55,24 @@ def test_a_yes_or_no_followed_by_a_clause_is_an_answer_not_a_greeting():
     assert informativeness("No problem at all here.") == pytest.approx(0.15)
 
 
+def test_a_reported_outcome_or_recommendation_is_specific_only_when_switched_on():
+    # invented forum sentences: a recommendation with a concrete object, a result, an anecdote
+    advice = "The mechanic recommended a synthetic oil for the old engine."
+    result = "I switched to flat shipping and my sales went way up."
+    anecdote = "I have been fixing cars in my garage for many years."
+    assert informativeness(advice) == pytest.approx(0.6)  # off (the default): nothing specific
+    assert informativeness(advice, reported=True) == pytest.approx(0.85)  # one specific mark
+    assert informativeness(result) == pytest.approx(0.45)  # first person, nothing specific
+    assert informativeness(result, reported=True) == pytest.approx(0.7)  # first person, one mark
+    # an outcome verb with no concrete object after it, and plain personal history, stay chatter
+    assert informativeness("It helped.", reported=True) == pytest.approx(0.6)
+    assert informativeness(anecdote, reported=True) == pytest.approx(0.45)
+    assert informativeness("I sold a lamp yesterday to a nice lady.", reported=True) == pytest.approx(0.45)
+    # employment history and "dropped in" are not outcomes
+    assert informativeness("I have worked for a hardware store for many years.", reported=True) == pytest.approx(0.45)
+    assert informativeness("Just dropped in to say hello to everyone here.", reported=True) == pytest.approx(0.6)
+
+
 def test_non_english_sentences_get_the_neutral_prior_except_rant_marks():
     assert informativeness("الفيضان دمر بيوت كتير في المدينة", "arz") == 1.0
     assert informativeness("洪水摧毁了两百多所房屋", "cmn") == 1.0

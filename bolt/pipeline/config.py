@@ -66,6 +66,9 @@ class SystemConfig:
     best (0: off, the default), at most ``answer_bullets`` such bullets: the thread that answers the
     query answers it in replies that share few of its words. Off by default: measured in
     docs/system.md (round 3), 0.5 lifts 2.010-2.017 but costs the sample and 2.001-2.009 a little F_GD.
+    With ``reported_outcomes`` a reported outcome or recommendation ("The vet recommended a
+    supplement", "views went way up") counts as specific content in the informativeness prior
+    (round 4, docs/system.md).
     """
 
     name: str = "main"
@@ -116,6 +119,7 @@ class SystemConfig:
     weak_bullets: int = 3
     answer_rel_threshold: float = 0.0
     answer_bullets: int = 2
+    reported_outcomes: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:

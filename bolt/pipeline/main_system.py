@@ -240,7 +240,7 @@ class MainSystem:
         th = self.d.thread(s.thread)
         if th is None or not th.posts or th.posts[0].id == s.post or focus.get(s.thread, 0.0) < 1.0:
             return False
-        return informativeness(s.text, s.lang) >= SPECIFIC
+        return informativeness(s.text, s.lang, self.d.config.reported_outcomes) >= SPECIFIC
 
     def priors(self, sents: list[Sentence]) -> list[float]:
         """Per sentence: informativeness x role weight x answer-position weight; 0 for a signature (dropped)."""
@@ -253,7 +253,7 @@ class MainSystem:
         if cfg.position_decay > 0:
             where = {t: content_positions(d.thread_sentences(t, lg),
                                           lambda s: word_count(s.text, s.lang) >= cfg.min_words
-                                          and informativeness(s.text, s.lang) >= SPECIFIC)
+                                          and informativeness(s.text, s.lang, cfg.reported_outcomes) >= SPECIFIC)
                      for t, lg in threads.items()}
         out = []
         for s in sents:
@@ -262,7 +262,7 @@ class MainSystem:
             if sigs and post is not None and (post.author, normalised(s.text)) in sigs:
                 out.append(0.0)
                 continue
-            info = informativeness(s.text, s.lang) if cfg.informative else 1.0
+            info = informativeness(s.text, s.lang, cfg.reported_outcomes) if cfg.informative else 1.0
             pos = position_weight(where[s.thread].get((s.post, s.position), 0), cfg.position_decay) if where else 1.0
             out.append(info * pos * role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight))
         return out
