@@ -21,8 +21,8 @@ for one board's phrases, give each sentence a prior in (0, 1] that multiplies it
   instruction (second-person advice, an imperative verb at the start, a menu path ``A > B``).
 
 - *a reported outcome or recommendation* (with ``reported=True``; off by default, docs/system.md
-  round 4): an outcome or recommendation verb ("recommended", "helped", "worked for", "went up",
-  "fixed") followed by a concrete object of two or more words, or a change that is itself the
+  round 4): an outcome or recommendation verb ("recommended", "helped", "worked well", "went up",
+  "fixed it") followed by a concrete object of two or more words, or a change that is itself the
   result ("views went way up", "sales doubled"), counts as one specific mark, so
   "The vet recommended a glucosamine supplement." is not ranked as personal history while
   "I have been selling for years." still is.

@@ -249,11 +249,21 @@ class MainSystem:
         sigs = signatures((d.thread(t) for t in sorted(threads)),
                           lambda th: d.thread_sentences(th.id, threads[th.id])) if cfg.drop_signatures else ()
         roles = {t: thread_roles(d.thread(t), d.thread_sentences(t, lg)) for t, lg in threads.items()}
+        known: dict[tuple[str, str], float] = {}
+
+        def info_of(s: Sentence) -> float:
+            """informativeness, once per distinct (text, language): the answer position reads every
+            sentence of the candidate threads, the loop below the candidates among them again."""
+            k = (s.text, s.lang)
+            if k not in known:
+                known[k] = informativeness(s.text, s.lang, cfg.reported_outcomes)
+            return known[k]
+
         where: dict[str, dict[tuple[str, int], int]] = {}
         if cfg.position_decay > 0:
             where = {t: content_positions(d.thread_sentences(t, lg),
                                           lambda s: word_count(s.text, s.lang) >= cfg.min_words
-                                          and informativeness(s.text, s.lang, cfg.reported_outcomes) >= SPECIFIC)
+                                          and info_of(s) >= SPECIFIC)
                      for t, lg in threads.items()}
         out = []
         for s in sents:
@@ -262,7 +272,7 @@ class MainSystem:
             if sigs and post is not None and (post.author, normalised(s.text)) in sigs:
                 out.append(0.0)
                 continue
-            info = informativeness(s.text, s.lang, cfg.reported_outcomes) if cfg.informative else 1.0
+            info = info_of(s) if cfg.informative else 1.0
             pos = position_weight(where[s.thread].get((s.post, s.position), 0), cfg.position_decay) if where else 1.0
             out.append(info * pos * role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight))
         return out
