@@ -89,7 +89,7 @@ class SystemConfig:
     dup_cosine: float = 0.8
     dup_jaccard: float = 0.5
     dup_concepts: float = 0.8
-    rel_threshold: float = 0.7
+    rel_threshold: float = 0.6
     xl_rel_threshold: float = 0.4
     abs_floor: float = 0.2
     lang_quota: int = 2

@@ -83,6 +83,19 @@ URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
 
+QUESTION_MARKS = ("?", "؟", "？")
+# what may follow a sentence's last word: closing quotes and brackets, and (forum habit) stray dots or
+# exclamation marks after a question mark ("Am I suspended forever?.")
+_CLOSERS = " \"'”»)]"
+_TRAILING = _CLOSERS + ".!~"
+
+
+def is_question(text: str) -> bool:
+    """A sentence that ends with a question mark, whatever closing quotes, brackets or stray dots
+    follow it: it asks, it does not state (``drop_questions``)."""
+    return text.rstrip(_TRAILING).endswith(QUESTION_MARKS)
+
+
 # The prior of a sentence that states something specific and is not personal history (one specific
 # mark without a first-person start gives 0.85): such a sentence is a *statement* of its post, and the
 # answer position (bolt.pipeline.forum) counts the statements before a sentence.

@@ -16,13 +16,13 @@ from typing import Callable
 
 from bolt.pipeline.candidates import CandidatePost, Sentence, candidate_posts, post_sentences
 from bolt.pipeline.config import SystemConfig
+from bolt.pipeline.informative import is_question
 from bolt.pipeline.anchors import feedback_anchors
 from bolt.pipeline.scoring import matched_concepts
 from bolt.pipeline.text import word_count
 from bolt.pipeline.translate import QueryPlan, plan_query, with_feedback
 
 LANG_ORDER = ("eng", "arz", "cmn")
-QUESTION_MARKS = ("?", "؟", "？")
 #: The system classes by name, filled in by ``main_system`` and ``reference_systems`` when they are
 #: imported (``bolt.pipeline`` imports both), so this module never imports them back.
 SYSTEM_CLASSES: dict[str, type] = {}
@@ -157,7 +157,7 @@ class Distiller:
                     n = word_count(s.text, s.lang)
                     if filtered and not (cfg.min_words <= n <= cfg.max_words):
                         continue
-                    if not questions and s.text.rstrip(" \"'”»)").endswith(QUESTION_MARKS):
+                    if not questions and is_question(s.text):
                         continue
                     out.append(s)
             return out
