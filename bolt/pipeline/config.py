@@ -89,7 +89,7 @@ class SystemConfig:
     dup_cosine: float = 0.8
     dup_jaccard: float = 0.5
     dup_concepts: float = 0.8
-    rel_threshold: float = 0.6
+    rel_threshold: float = 0.7
     xl_rel_threshold: float = 0.4
     abs_floor: float = 0.2
     lang_quota: int = 2
@@ -120,6 +120,7 @@ class SystemConfig:
     answer_rel_threshold: float = 0.0
     answer_bullets: int = 2
     reported_outcomes: bool = False
+    focus_rel_threshold: float = 0.5
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
@@ -131,7 +132,7 @@ class SystemConfig:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
                   "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "xl_thread_coverage", "w_thread_semantic",
-                  "opening_weight", "asker_weight", "weak_score", "answer_rel_threshold"):
+                  "opening_weight", "asker_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
         if not 0.0 <= self.position_decay <= 10.0:

@@ -196,6 +196,11 @@ class MainSystem:
             # query's words; at most ``answer_bullets`` get in this way
             answer_cut = ({lg: max(cfg.abs_floor, cfg.answer_rel_threshold * b) for lg, b in lang_best.items()
                            if self._embedded(lg)} if cfg.answer_rel_threshold > 0 else {})
+            # the answering thread (the best of its language) keeps sentences down to a lower cut:
+            # its replies answer without repeating the query's words; other threads must score
+            # within ``rel_threshold`` of the best
+            focus_cut = ({lg: max(cfg.abs_floor, cfg.focus_rel_threshold * b) for lg, b in lang_best.items()
+                          if self._embedded(lg)} if cfg.focus_rel_threshold > 0 else {})
             above, extra = [], []
             answered = 0
             per_lang: dict[str, int] = {}
@@ -207,7 +212,9 @@ class MainSystem:
                     continue
                 if cfg.max_per_post and per_post.get((head.thread, head.post), 0) >= cfg.max_per_post:
                     continue
-                if scores[c.head] >= cut[head.lang]:
+                if scores[c.head] >= cut[head.lang] or (
+                        head.lang in focus_cut and focus.get(head.thread, 0.0) >= 1.0
+                        and scores[c.head] >= focus_cut[head.lang]):
                     above.append(c)
                 elif (head.lang in answer_cut and answered < cfg.answer_bullets
                       and not per_post.get((head.thread, head.post))  # one more reply, not more of one post
