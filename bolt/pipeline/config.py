@@ -85,7 +85,7 @@ class SystemConfig:
     min_words: int = 5
     drop_questions: bool = True
     max_words: int = 60
-    embed_top: int = 40
+    embed_top: int = 80
     dup_cosine: float = 0.8
     dup_jaccard: float = 0.5
     dup_concepts: float = 0.8

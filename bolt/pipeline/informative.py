@@ -102,10 +102,19 @@ def is_question(text: str) -> bool:
 SPECIFIC = 0.85
 
 
-def informativeness(text: str, lang: str = "eng", reported: bool = False) -> float:
+def subject_words(query: str) -> frozenset[str]:
+    """The query's words, lower-cased: what the asker wants to know about is not chatter."""
+    return frozenset(w.lower() for w in WORD.findall(query))
+
+
+def informativeness(text: str, lang: str = "eng", reported: bool = False,
+                    subject: frozenset[str] = frozenset()) -> float:
     """A prior in (0, 1]: 1 for a sentence that states something specific, lower for chatter.
 
-    ``reported``: a reported outcome or recommendation counts as a specific mark (round 4)."""
+    ``reported``: a reported outcome or recommendation counts as a specific mark (round 4).
+    ``subject``: the query's words (:func:`subject_words`); a chatter mark that is one of them is the
+    subject, not chatter ("LOL means laughing out loud" answers "what does LOL mean?"; "BUMP" in
+    capitals is the word asked about, not shouting)."""
     t = " ".join(text.split())
     if not t:
         return 0.0
@@ -114,7 +123,7 @@ def informativeness(text: str, lang: str = "eng", reported: bool = False) -> flo
         t = URL.sub(" ", t).strip()
         if len(WORD.findall(t)) < 4:
             return 0.05
-    if LAUGH.search(t):
+    if any(m.group(0).lower() not in subject for m in LAUGH.finditer(t)):
         prior *= 0.6
     if t.count("!") >= 2 or "?!" in t or "!?" in t:
         prior *= 0.6
@@ -124,7 +133,7 @@ def informativeness(text: str, lang: str = "eng", reported: bool = False) -> flo
         return prior
     words = WORD.findall(t)
     n = len(words) or 1
-    caps = len(SHOUT.findall(t))
+    caps = sum(1 for w in SHOUT.findall(t) if w.lower() not in subject)
     if caps >= 3 and caps / n > 0.3:
         prior *= 0.6
     # a yes or no followed by a clause is an answer: judge the clause, and count the answer as specific

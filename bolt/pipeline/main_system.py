@@ -27,7 +27,7 @@ import math
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence
 from bolt.pipeline.forum import content_positions, normalised, position_weight, role_weight, signatures, thread_roles
-from bolt.pipeline.informative import SPECIFIC, informativeness
+from bolt.pipeline.informative import SPECIFIC, informativeness, subject_words
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.scoring import concept_scores, coverage_scores, expressible, matched_concepts
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, sentence_key
@@ -136,7 +136,8 @@ class MainSystem:
         if not sents:
             return []
         with d.stage("score"):
-            prior = self.priors(sents)
+            subject = subject_words(query)
+            prior = self.priors(sents, subject)
             keep = [i for i, p in enumerate(prior) if p > 0]
             sents, prior = [sents[i] for i in keep], [prior[i] for i in keep]
             if not sents:
@@ -249,7 +250,7 @@ class MainSystem:
             return False
         return informativeness(s.text, s.lang, self.d.config.reported_outcomes) >= SPECIFIC
 
-    def priors(self, sents: list[Sentence]) -> list[float]:
+    def priors(self, sents: list[Sentence], subject: frozenset[str] = frozenset()) -> list[float]:
         """Per sentence: informativeness x role weight x answer-position weight; 0 for a signature (dropped)."""
         d, cfg = self.d, self.d.config
         threads = {s.thread: s.lang for s in sents}
@@ -263,7 +264,7 @@ class MainSystem:
             sentence of the candidate threads, the loop below the candidates among them again."""
             k = (s.text, s.lang)
             if k not in known:
-                known[k] = informativeness(s.text, s.lang, cfg.reported_outcomes)
+                known[k] = informativeness(s.text, s.lang, cfg.reported_outcomes, subject)
             return known[k]
 
         where: dict[str, dict[tuple[str, int], int]] = {}
