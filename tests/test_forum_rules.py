@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bolt.pipeline.informative import informativeness
+from bolt.pipeline.informative import informativeness, is_question, subject_words
 
 
 @pytest.mark.parametrize("text", [
@@ -42,6 +42,35 @@ def test_shouting_and_exclamations_lower_the_prior():
     calm = "The seller must refund the buyer when the item never arrives."
     rant = "THE SELLER MUST REFUND THE BUYER WHEN THE ITEM NEVER ARRIVES!!!"
     assert informativeness(rant) < informativeness(calm) * 0.5
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("Is it 10 pounds for the longer trips?", True),
+    ("Am I suspended off the site forever?.", True),    # a stray dot after the question mark
+    ("Can anyone help?!", True),
+    ("(or is that only for stores?)", True),
+    ("\"Why?\" she asked.", False),                    # a question quoted inside a statement
+    ("What?! No way, the fee is 5 dollars.", False),
+    ("It costs $5.", False),
+])
+def test_a_question_is_told_by_its_last_mark_whatever_closes_it(text, asks):
+    assert is_question(text) is asks
+
+
+def test_a_chatter_mark_the_query_asks_about_is_the_subject():
+    subject = subject_words("What do BUMP, LOL, DH and SAHM mean on the boards?")
+    assert subject >= {"bump", "lol", "dh", "sahm", "mean"}
+    # "means" is a cause mark (one specific mark, 0.85); laughter x0.6 unless LOL is the subject
+    lol = "When you see LOL in a post, it means laughing out loud."
+    assert informativeness(lol) == pytest.approx(0.6 * 0.85)
+    assert informativeness(lol, subject=subject) == pytest.approx(0.85)
+    # three capitalised words in eight (BUMP, LOL, SAHM; DH is too short) is shouting x0.6, LOL
+    # laughter x0.6, nothing specific x0.6; asked about, only "nothing specific" is left
+    slang = "BUMP, LOL, DH and SAHM are common board words."
+    assert informativeness(slang) == pytest.approx(0.6 * 0.6 * 0.6)
+    assert informativeness(slang, subject=subject) == pytest.approx(0.6)
+    # another query leaves the marks as chatter
+    assert informativeness(slang, subject=subject_words("How do I relist an item?")) == pytest.approx(0.216)
 
 
 def test_a_yes_or_no_followed_by_a_clause_is_an_answer_not_a_greeting():

@@ -534,6 +534,26 @@ def test_answer_rule_takes_specific_replies_of_the_best_thread_only(searcher):
     assert not m.answers_in_focus(sent(reply, advice), {th.id: 0.9})   # not the answering thread
 
 
+def test_the_answering_thread_keeps_sentences_down_to_the_focus_cut(searcher):
+    """``focus_rel_threshold`` (0.5 by default): sentences of the most relevant thread of their
+    language pass at 0.5 x the best score, other threads' at ``rel_threshold`` (0.7). For this
+    query the flood report scores 0.623 against the insurance estimate's 0.922 in the same thread
+    (0.68 of the best): in with the focus cut, out without it."""
+    from bolt.pipeline import SystemConfig
+
+    q = "flood damage in Riverton"
+    off = distill(searcher, "main", q, focus_rel_threshold=0.0)
+    on = distill(searcher, "main", q)
+    assert SystemConfig().focus_rel_threshold == 0.5 and SystemConfig().rel_threshold == 0.7
+    assert [b.text for b in off if b.lang == "eng"] == [INSURANCE_EN]
+    assert [b.text for b in on if b.lang == "eng"] == [INSURANCE_EN, FLOOD_EN.replace("&amp;", "&")]
+    assert on[0].sources[0][0] == on[1].sources[0][0]  # the answering thread
+    assert 0.5 <= on[1].score / on[0].score < 0.7
+    assert {b.text for b in off} <= {b.text for b in on}
+    with pytest.raises(ValueError, match="focus_rel_threshold"):
+        SystemConfig(focus_rel_threshold=1.2)
+
+
 def test_answer_rule_is_off_by_default_and_bounded(searcher):
     """Off (0) by default, the default run is unchanged; on, it adds at most ``answer_bullets``."""
     from bolt.pipeline import SystemConfig, parse_config

@@ -112,9 +112,10 @@ def informativeness(text: str, lang: str = "eng", reported: bool = False,
     """A prior in (0, 1]: 1 for a sentence that states something specific, lower for chatter.
 
     ``reported``: a reported outcome or recommendation counts as a specific mark (round 4).
-    ``subject``: the query's words (:func:`subject_words`); a chatter mark that is one of them is the
-    subject, not chatter ("LOL means laughing out loud" answers "what does LOL mean?"; "BUMP" in
-    capitals is the word asked about, not shouting)."""
+    ``subject``: the query's words (:func:`subject_words`); laughter or capitals that are one of them
+    are the subject, not chatter ("When you see LOL it means laughing out loud" answers "what does
+    LOL mean?"; "BUMP" in capitals is the word asked about, not shouting). A leading formula is
+    still stripped ("LOL means ..." is judged by what follows it)."""
     t = " ".join(text.split())
     if not t:
         return 0.0
