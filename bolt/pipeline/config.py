@@ -61,6 +61,10 @@ class SystemConfig:
     the best thread of its language, raised to ``thread_focus`` (0: off), for languages scored with
     the embedding model; their clusters must score >= ``rel_threshold`` x the best of their
     language, the others' (lexical evidence only, a coarser score) >= ``xl_rel_threshold`` x; when the best score is below ``weak_score``, at most ``weak_bullets``.
+    Sentences of the most relevant thread of their language (the one that answers) pass at
+    ``focus_rel_threshold`` x the best instead (0: off; round 5, docs/system.md): the answering
+    thread's replies state facets without repeating the query, other threads must come close to
+    the best.
     A reply's specific statement (informativeness >= 0.85) in the most relevant thread of its
     language, from a post that has no bullet yet, passes the lower cut ``answer_rel_threshold`` x
     best (0: off, the default), at most ``answer_bullets`` such bullets: the thread that answers the
