@@ -192,16 +192,20 @@ class MainSystem:
                                cfg.dup_concepts)
         with d.stage("select"):
             cap = cfg.max_bullets if best >= cfg.weak_score else min(cfg.max_bullets, cfg.weak_bullets)
+
+            def lower_cut(ratio: float) -> dict[str, float]:
+                """Per embedded language, ``ratio`` x its best score (at least ``abs_floor``); {} when off."""
+                return ({lg: max(cfg.abs_floor, ratio * b) for lg, b in lang_best.items() if self._embedded(lg)}
+                        if ratio > 0 else {})
+
             # a reply's specific statement in the thread that answers (the best of its language),
             # from a post not yet cited, passes a lower cut: replies answer without repeating the
             # query's words; at most ``answer_bullets`` get in this way
-            answer_cut = ({lg: max(cfg.abs_floor, cfg.answer_rel_threshold * b) for lg, b in lang_best.items()
-                           if self._embedded(lg)} if cfg.answer_rel_threshold > 0 else {})
+            answer_cut = lower_cut(cfg.answer_rel_threshold)
             # the answering thread (the best of its language) keeps sentences down to a lower cut:
             # its replies answer without repeating the query's words; other threads must score
             # within ``rel_threshold`` of the best
-            focus_cut = ({lg: max(cfg.abs_floor, cfg.focus_rel_threshold * b) for lg, b in lang_best.items()
-                          if self._embedded(lg)} if cfg.focus_rel_threshold > 0 else {})
+            focus_cut = lower_cut(cfg.focus_rel_threshold)
             above, extra = [], []
             answered = 0
             per_lang: dict[str, int] = {}
