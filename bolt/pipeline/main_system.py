@@ -223,7 +223,7 @@ class MainSystem:
                     above.append(c)
                 elif (head.lang in answer_cut and answered < cfg.answer_bullets
                       and not per_post.get((head.thread, head.post))  # one more reply, not more of one post
-                      and scores[c.head] >= answer_cut[head.lang] and self.answers_in_focus(head, focus)):
+                      and scores[c.head] >= answer_cut[head.lang] and self.answers_in_focus(head, focus, subject)):
                     above.append(c)
                     answered += 1
                 elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
@@ -245,14 +245,16 @@ class MainSystem:
             keep.sort(key=lambda c: (-scores[c.head], sentence_key(sents[c.head])))
             return [self._bullet(c, sents, scores) for c in keep]
 
-    def answers_in_focus(self, s: Sentence, focus: dict[str, float]) -> bool:
+    def answers_in_focus(self, s: Sentence, focus: dict[str, float],
+                         subject: frozenset[str] = frozenset()) -> bool:
         """A reply's specific statement in the answering thread: the most relevant thread of its
         language (relative relevance 1), a post other than the opening one, informativeness at
-        least ``SPECIFIC`` (advice, a rule, a number, an outcome; not chatter or personal history)."""
+        least ``SPECIFIC`` (advice, a rule, a number, an outcome; not chatter or personal history),
+        judged with the query's ``subject`` words as the prior judges it."""
         th = self.d.thread(s.thread)
         if th is None or not th.posts or th.posts[0].id == s.post or focus.get(s.thread, 0.0) < 1.0:
             return False
-        return informativeness(s.text, s.lang, self.d.config.reported_outcomes) >= SPECIFIC
+        return informativeness(s.text, s.lang, self.d.config.reported_outcomes, subject) >= SPECIFIC
 
     def priors(self, sents: list[Sentence], subject: frozenset[str] = frozenset()) -> list[float]:
         """Per sentence: informativeness x role weight x answer-position weight; 0 for a signature (dropped)."""
