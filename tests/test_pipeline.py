@@ -568,3 +568,54 @@ def test_answer_rule_is_off_by_default_and_bounded(searcher):
         more = distill(searcher, "main", q, answer_rel_threshold=0.3, answer_bullets=n)
         assert len(more) <= len(base) + n
     assert [b.text for b in distill(searcher, "main", q, answer_bullets=0)] == [b.text for b in base]
+
+
+def test_cluster_with_filters_equals_testing_every_head():
+    """The candidate filters of ``cluster`` (embedding, other-language concepts, n-gram prefixes, sizes)
+    never change the result: on random sentences built to collide (shared words, quoted copies,
+    other languages, some with embeddings), it equals greedy clustering that tests every head."""
+    import random
+
+    import numpy as np
+
+    from bolt.pipeline.candidates import Sentence
+    from bolt.pipeline.redundancy import Cluster, _duplicate, char_ngrams, cluster
+
+    def every_head(order, sents, vectors, concepts, cos, jac, con):
+        grams = {i: char_ngrams(sents[i].text) for i in order}
+        out: list[Cluster] = []
+        for i in order:
+            home = next((c for c in out if _duplicate(i, c.head, sents, vectors, grams, concepts, cos, jac, con)),
+                        None)
+            if home is None:
+                out.append(Cluster(i, [i]))
+            else:
+                home.members.append(i)
+        return out
+
+    rng = random.Random(7)
+    words = "the flood seller refund parcel lost ebay paypal fee store week box tape lard soap".split()
+    for trial in range(30):
+        sents, concepts, vectors = [], [], {}
+        for i in range(60):
+            lang = rng.choice(["eng", "eng", "eng", "arz", "cmn"])
+            if sents and rng.random() < 0.3:  # a near copy of an earlier sentence
+                text = rng.choice(sents).text + rng.choice(["", "!", " indeed", " lol"])
+            else:
+                text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+            sents.append(Sentence("t", f"p{i}", lang, i, i + 1, text, 0, 1.0, 0))
+            concepts.append(frozenset(rng.sample(words[:6], rng.randint(0, 5))))
+            if lang == "eng" and rng.random() < 0.5:
+                v = np.array([rng.random() for _ in range(4)], dtype="float32")
+                vectors[i] = v / np.linalg.norm(v)
+        order = list(range(60))
+        rng.shuffle(order)
+        for jac in (0.0, 0.3, 0.5, 0.9):
+            args = (order, sents, vectors, concepts, 0.95, jac, 0.8)
+            got = [(c.head, c.members) for c in cluster(*args)]
+            full = every_head(*args)
+            assert got == [(c.head, c.members) for c in full], (trial, jac)
+            # ``heads``: the later sentences only join; the clusters headed earlier are unchanged
+            first = set(order[:25])
+            assert ([(c.head, c.members) for c in cluster(*args, heads=25)]
+                    == [(c.head, c.members) for c in full if c.head in first]), (trial, jac)

@@ -188,8 +188,9 @@ class MainSystem:
                    for lg, b in lang_best.items()}
             # Only sentences that could head or join a kept cluster are clustered.
             order = [i for i in order if scores[i] >= cfg.abs_floor * 0.5]
+            # no path of ``select`` keeps a cluster whose head scores below ``abs_floor``
             clusters = cluster(order, sents, vectors, matched, cfg.dup_cosine, cfg.dup_jaccard,
-                               cfg.dup_concepts)
+                               cfg.dup_concepts, heads=sum(1 for i in order if scores[i] >= cfg.abs_floor))
         with d.stage("select"):
             cap = cfg.max_bullets if best >= cfg.weak_score else min(cfg.max_bullets, cfg.weak_bullets)
 

@@ -8,6 +8,7 @@ at least three concepts), which is how a Chinese and an English report of one fa
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -28,28 +29,90 @@ def jaccard(a: set | frozenset, b: set | frozenset) -> float:
 
 
 def cluster(order: Sequence[int], sentences: Sequence[Sentence], vectors: dict, concepts: Sequence[frozenset],
-            dup_cosine: float, dup_jaccard: float, dup_concepts: float) -> list[Cluster]:
-    """Clusters in visiting order (``order``: sentence indices, best first)."""
+            dup_cosine: float, dup_jaccard: float, dup_concepts: float,
+            heads: int | None = None) -> list[Cluster]:
+    """Clusters in visiting order (``order``: sentence indices, best first).
+
+    With ``heads``, only the first ``heads`` sentences of ``order`` may start a cluster; the
+    others only join one (the caller never keeps a cluster headed below its floor, but a sentence
+    below it still cites its post for the sentence it repeats).
+
+    A sentence joins the first cluster (in creation order) whose head it duplicates. Only heads
+    that *could* be duplicates are tested: those with an embedding when the sentence has one,
+    those of another language with three or more concepts when it has three, and those sharing a
+    character n-gram with it in their prefix filters (below). The result is the same as testing
+    every head, without the quadratic cost in a 600-post thread (thousands of candidates).
+    """
     grams = {i: char_ngrams(sentences[i].text) for i in order}
+    rank = _gram_order(grams.values())
     clusters: list[Cluster] = []
-    for i in order:
+    by_gram: dict[str, list[int]] = {}  # n-gram -> clusters whose head has it in its prefix
+    embedded: list[int] = []  # clusters whose head has an embedding
+    conceptual: dict[str, list[int]] = {}  # per language, clusters whose head has >= 3 concepts
+    for n, i in enumerate(order):
+        many = i < len(concepts) and len(concepts[i]) >= 3  # concepts are only read across languages
+        cands: set[int] = set(range(len(clusters))) if dup_jaccard <= 0 else set()
+        if i in vectors:
+            cands.update(embedded)
+        if many:  # the concept rule joins sentences of different languages only
+            for lang, ks in conceptual.items():
+                if lang != sentences[i].lang:
+                    cands.update(ks)
+        prefix = _prefix(grams[i], rank, dup_jaccard)
+        for g in prefix:
+            cands.update(by_gram.get(g, ()))
         home = None
-        for c in clusters:
-            h = c.head
-            if _duplicate(i, h, sentences, vectors, grams, concepts, dup_cosine, dup_jaccard, dup_concepts):
-                home = c
+        for k in sorted(cands):
+            if _duplicate(i, clusters[k].head, sentences, vectors, grams, concepts, dup_cosine, dup_jaccard,
+                          dup_concepts):
+                home = clusters[k]
                 break
-        if home is None:
-            clusters.append(Cluster(i, [i]))
-        else:
+        if home is not None:
             home.members.append(i)
+            continue
+        if heads is not None and n >= heads:
+            continue
+        k = len(clusters)
+        clusters.append(Cluster(i, [i]))
+        if i in vectors:
+            embedded.append(k)
+        if many:
+            conceptual.setdefault(sentences[i].lang, []).append(k)
+        for g in prefix:
+            by_gram.setdefault(g, []).append(k)
     return clusters
+
+
+def _gram_order(gram_sets) -> dict[str, tuple[int, str]]:
+    """A total order on n-grams, rarest first (short prefixes, few candidates): (frequency, gram)."""
+    freq: dict[str, int] = {}
+    for gs in gram_sets:
+        for g in gs:
+            freq[g] = freq.get(g, 0) + 1
+    return {g: (n, g) for g, n in freq.items()}
+
+
+def _prefix(grams: set[str], rank: dict[str, tuple[int, str]], t: float) -> list[str]:
+    """Prefix filter for Jaccard >= ``t``: two sets that similar share an n-gram among the first
+    ``|x| - ceil(t |x|) + 1`` of each in one global order; ``floor`` keeps a prefix at least that
+    long (never misses a pair). Empty sets are never duplicates (Jaccard 0); t <= 0 would make any
+    two sets duplicates, so every n-gram is kept."""
+    if not grams:
+        return []
+    ordered = sorted(grams, key=rank.__getitem__)
+    if t <= 0:
+        return ordered
+    return ordered[: min(len(ordered), len(ordered) - math.floor(t * len(ordered)) + 1)]
 
 
 def _duplicate(i, h, sentences, vectors, grams, concepts, dup_cosine, dup_jaccard, dup_concepts) -> bool:
     if i in vectors and h in vectors and float(vectors[i] @ vectors[h]) >= dup_cosine:
         return True
-    if jaccard(grams[i], grams[h]) >= dup_jaccard:
+    a, b = grams[i], grams[h]
+    # Jaccard <= min/max of the sizes (the same division, so the same float): a cheap exact filter;
+    # at dup_jaccard <= 0 every pair is a duplicate (Jaccard is never below 0)
+    if dup_jaccard <= 0 or (a and b and min(len(a), len(b)) / max(len(a), len(b)) >= dup_jaccard
+                            and jaccard(a, b) >= dup_jaccard):
         return True
     if sentences[i].lang != sentences[h].lang:
         a, b = concepts[i], concepts[h]
