@@ -570,6 +570,21 @@ def test_answer_rule_is_off_by_default_and_bounded(searcher):
     assert [b.text for b in distill(searcher, "main", q, answer_bullets=0)] == [b.text for b in base]
 
 
+def test_blend_bm25_mixes_the_concept_score_with_bm25_relative_to_its_language_best():
+    """``w_bm25``: (1 - w) x concept score + w x BM25 / the best BM25 of the sentence's language.
+    Hand-computed: English BM25 3.0 and 1.5 (best 3.0), Arabic 0.0 (best 0: no BM25 part), w = 0.6:
+    0.6 x 0.4 + 0.6 x 1.0 -> 0.4 x 0.6 + 0.6 = 0.84; 0.4 x 1.0 + 0.6 x 0.5 = 0.70; 0.4 x 0.5 = 0.20."""
+    from bolt.pipeline.candidates import Sentence
+    from bolt.pipeline.main_system import blend_bm25
+
+    def s(lang: str) -> Sentence:
+        return Sentence("t", "p", lang, 0, 1, "x", 0, 0.0, 0)
+
+    got = blend_bm25([0.6, 1.0, 0.5], [3.0, 1.5, 0.0], [s("eng"), s("eng"), s("arz")], 0.6)
+    assert got == pytest.approx([0.84, 0.70, 0.20])
+    assert blend_bm25([0.6], [3.0], [s("eng")], 0.0) == pytest.approx([0.6])
+
+
 def test_cluster_with_filters_equals_testing_every_head():
     """The candidate filters of ``cluster`` (embedding, other-language concepts, n-gram prefixes, sizes)
     never change the result: on random sentences built to collide (shared words, quoted copies,

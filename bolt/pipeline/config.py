@@ -70,6 +70,11 @@ class SystemConfig:
     best (0: off, the default), at most ``answer_bullets`` such bullets: the thread that answers the
     query answers it in replies that share few of its words. Off by default: measured in
     docs/system.md (round 3), 0.5 lifts 2.010-2.017 but costs the sample and 2.001-2.009 a little F_GD.
+    ``w_bm25`` (0: off, the default) replaces that share of the concept score (the lexical half)
+    with Okapi BM25 over the candidate sentences, divided by the best of the sentence's language:
+    its full idf over the candidates rewards the query's words that are rare among them, as a side
+    question's are inside a long thread about something else (round 9, docs/system.md: 1.0 lifts
+    the real-thread development topics, most on side questions, and costs the sample 0.018 F_GD).
     With ``reported_outcomes`` a reported outcome or recommendation ("The vet recommended a
     supplement", "views went way up") counts as specific content in the informativeness prior
     (round 4, docs/system.md).
@@ -125,6 +130,7 @@ class SystemConfig:
     answer_bullets: int = 2
     reported_outcomes: bool = False
     focus_rel_threshold: float = 0.5
+    w_bm25: float = 0.0
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
@@ -136,7 +142,7 @@ class SystemConfig:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
                   "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "xl_thread_coverage", "w_thread_semantic",
-                  "opening_weight", "asker_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold"):
+                  "opening_weight", "asker_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
         if not 0.0 <= self.position_decay <= 10.0:

@@ -29,7 +29,7 @@ from bolt.pipeline.candidates import CandidatePost, Sentence
 from bolt.pipeline.forum import content_positions, normalised, position_weight, role_weight, signatures, thread_roles
 from bolt.pipeline.informative import SPECIFIC, informativeness, subject_words
 from bolt.pipeline.redundancy import Cluster, cluster
-from bolt.pipeline.scoring import concept_scores, coverage_scores, expressible, matched_concepts
+from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, expressible, matched_concepts
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, sentence_key
 from bolt.pipeline.text import word_count
 from bolt.pipeline.translate import QueryPlan
@@ -144,6 +144,8 @@ class MainSystem:
                 return []
             matched = matched_concepts(plan, sents)
             lexical = concept_scores(plan, matched)
+            if cfg.w_bm25 > 0:
+                lexical = blend_bm25(lexical, bm25_scores(plan, sents), sents, cfg.w_bm25)
             coverage = coverage_scores(plan, sents, matched)
         with d.stage("embed"):
             eligible = [i for i, s in enumerate(sents) if self._embedded(s.lang)]
@@ -432,6 +434,18 @@ class MainSystem:
         if len(matched) >= need or (matched and thread_relevance >= cfg.xl_thread_coverage):
             return True
         return bool(plan.anchors) and not sentence_anchors(s.text).isdisjoint(plan.anchors)
+
+
+def blend_bm25(lexical: list[float], bm25: list[float], sents: list[Sentence], w: float) -> list[float]:
+    """(1 - w) x the concept score + w x Okapi BM25 over the candidate sentences, divided by the best
+    of the sentence's language: BM25's full idf over the candidates (every sentence of the expanded
+    threads) rewards the query's words that are rare there, which a side question inside a long
+    thread about something else is asked in."""
+    top: dict[str, float] = {}
+    for s, b in zip(sents, bm25):
+        top[s.lang] = max(top.get(s.lang, 0.0), b)
+    return [(1 - w) * lx + w * (b / top[s.lang] if top[s.lang] > 0 else 0.0)
+            for lx, b, s in zip(lexical, bm25, sents)]
 
 
 def best_per_thread(posts: list[CandidatePost]) -> tuple[dict[str, str], dict[str, float]]:
