@@ -10,9 +10,11 @@ validates each run, judges them with ``bolt assess`` and scores them with ``bolt
 facets have nuggets in Arabic or Chinese threads, how many of them the run reaches (cites a post
 that holds one of those nuggets), with and without translation.
 
-*latency*: per-topic wall time (p50, p95) of ``main`` on the sample index and, with ``--gen-dir``
-(a folder made by ``scripts/gen_corpus.py``, indexed here unless ``DIR/index`` exists), on a
-generated collection; the time spent in each stage. Targets: main beats both references on mean
+*latency*: per-topic wall time (p50, p95) of ``main`` (``--main``) on the sample index, on the
+real forum threads of the dev part (when ``../shared/real-samples`` is there: long threads make
+thousands of candidate sentences) and, with ``--gen-dir`` (a folder made by
+``scripts/gen_corpus.py``, indexed here unless ``DIR/index`` exists), on a generated collection;
+the time spent in each stage. Targets: main beats both references on mean
 F_GD and R_n; reach >= 80%; p50 <= 1 s per topic.
 
 *dev* (real forum threads; skipped when ``../shared/real-samples`` is absent): indexes
@@ -196,15 +198,19 @@ def quality(args, work: Path) -> dict:
 
 def latency(args, work: Path) -> dict:
     from bolt.data import sample_corpus_path
-    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline import Distiller, parse_config
     from bolt.topics import read_topics
     from indexing.search import open_index
     from topics import path as topic_path
 
     out = {}
+    cfg = parse_config(args.main)
     index = _index(sample_corpus_path(), work / f"sample-{args.backend}", args.backend)
     s = open_index(index)
-    out["sample"] = _time_topics(Distiller(s, s.corpus, SystemConfig()), read_topics(topic_path("sample.queries.xml")))
+    out["sample"] = _time_topics(Distiller(s, s.corpus, cfg), read_topics(topic_path("sample.queries.xml")))
+    if REAL_DEV.exists():  # real forum threads: a 600-post thread makes thousands of candidate sentences
+        r = open_index(_index(REAL_DEV, work / f"ebay-dev-{args.backend}", args.backend))
+        out["real_threads"] = _time_topics(Distiller(r, r.corpus, cfg), read_topics(DEV_TOPICS))
     if args.gen_dir:
         gen = Path(args.gen_dir)
         gindex = gen / f"index-{args.backend}"
@@ -213,7 +219,7 @@ def latency(args, work: Path) -> dict:
         build_s = time.perf_counter() - t0
         g = open_index(gindex)
         topics = read_topics(gen / "topics.xml")[: args.gen_topics]
-        res = _time_topics(Distiller(g, g.corpus, SystemConfig()), topics)
+        res = _time_topics(Distiller(g, g.corpus, cfg), topics)
         summary = gen / "summary.json"
         res["collection"] = json.loads(summary.read_text()) if summary.exists() else str(gen)
         res["index_build_s_if_built_now"] = round(build_s, 1)
