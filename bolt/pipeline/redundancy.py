@@ -95,14 +95,10 @@ def _gram_order(gram_sets) -> dict[str, tuple[int, str]]:
 def _prefix(grams: set[str], rank: dict[str, tuple[int, str]], t: float) -> list[str]:
     """Prefix filter for Jaccard >= ``t``: two sets that similar share an n-gram among the first
     ``|x| - ceil(t |x|) + 1`` of each in one global order; ``floor`` keeps a prefix at least that
-    long (never misses a pair). Empty sets are never duplicates (Jaccard 0); t <= 0 would make any
-    two sets duplicates, so every n-gram is kept."""
-    if not grams:
-        return []
+    long (never misses a pair). Empty sets are never duplicates (Jaccard 0). At t = 0 the prefix is
+    every n-gram (``cluster`` then tests every head anyway)."""
     ordered = sorted(grams, key=rank.__getitem__)
-    if t <= 0:
-        return ordered
-    return ordered[: min(len(ordered), len(ordered) - math.floor(t * len(ordered)) + 1)]
+    return ordered[: len(ordered) - math.floor(t * len(ordered)) + 1]
 
 
 def _duplicate(i, h, sentences, vectors, grams, concepts, dup_cosine, dup_jaccard, dup_concepts) -> bool:

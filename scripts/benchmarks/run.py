@@ -73,6 +73,11 @@ def _index(corpus: Path, out: Path, backend: str) -> Path:
     return out
 
 
+def _dev_index(args, work: Path) -> Path:
+    """The index of the real forum threads (the dev part's and the real-thread latency's), in ``work``."""
+    return _index(REAL_DEV, work / f"ebay-dev-{args.backend}", args.backend)
+
+
 def _time_topics(distiller, topics) -> dict:
     from bolt.pipeline import STAGES
 
@@ -209,7 +214,7 @@ def latency(args, work: Path) -> dict:
     s = open_index(index)
     out["sample"] = _time_topics(Distiller(s, s.corpus, cfg), read_topics(topic_path("sample.queries.xml")))
     if REAL_DEV.exists():  # real forum threads: a 600-post thread makes thousands of candidate sentences
-        r = open_index(_index(REAL_DEV, work / f"ebay-dev-{args.backend}", args.backend))
+        r = open_index(_dev_index(args, work))
         out["real_threads"] = _time_topics(Distiller(r, r.corpus, cfg), read_topics(DEV_TOPICS))
     if args.gen_dir:
         gen = Path(args.gen_dir)
@@ -258,7 +263,7 @@ def dev(args, work: Path) -> dict:
         return mod
 
     carry, dev_scores = script("carry_judgments"), script("dev_scores")
-    index = _index(REAL_DEV, work / f"ebay-dev-{args.backend}", args.backend)
+    index = _dev_index(args, work)
     searcher = open_index(index)
     topics = read_topics(DEV_TOPICS)
     runs = {}
