@@ -73,7 +73,8 @@ _r("request-fields", ERROR, "a request without topic_id/request_id or without ti
 _r("request-duplicate", ERROR, "a topic's second request")
 _r("assignment-missing", WARNING, "answered topics no assignment judges (left out of the AutoNuggetizer mean)")
 # ARGUE nugget banks and sentence judgments
-_r("bank-shape", ERROR, "a nugget bank without query_id and a nugget_bank object")
+_r("bank-shape", ERROR, "a nugget bank in neither published shape (ARGUE v3 query_id + nugget_bank object, "
+   "RAGTIME 2026 metadata.topic_id + nugget_bank list)")
 _r("bank-nugget", ERROR, "a bank nugget without a question text (claims are not read)")
 _r("bank-sub-nuggets", ERROR, "a bank nugget with sub_nuggets (not read)")
 _r("bank-answers", ERROR, "bank answers that are neither an object nor a list")
