@@ -128,7 +128,7 @@ def parse_request(obj: dict, file: str, line: int, problems: Problems) -> Reques
                        "problem_statement or background string")
         return None
     parts = [texts["problem_statement"], f"Background: {texts['background']}" if texts["background"] else None]
-    description = "\n\n".join(p for p in parts if p) or None
+    description = " ".join(p for p in parts if p) or None  # topic files keep one line of text
     return Request(topic, texts["title"] or texts["problem_statement"], description, file, line)
 
 
