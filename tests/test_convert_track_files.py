@@ -153,3 +153,95 @@ def test_validate_says_foreign_ids_once_per_run(track, tmp_path, capsys):
     # run a cites 4 segments (2 + 1 in T1 after the merge, 1 in T2): one warning counting the 3 others
     assert err.count("[bad-thread-id]") == 3  # one per run
     assert "and 3 more citation(s) in this run whose post is not an LDC thread id" in err
+
+
+# ---------------------------------------------------------------------------------------------- ARGUE
+# A RAGTIME report request, a RAGTIME 2026 nugget bank (metadata.topic_id + a nugget_bank list) and one
+# judged RAGTIME report (citations {docid: confidence}), all written here in those shapes.
+#   Q1 "Who sent aid?" OR {the UN, Red Cross} vital (weight 2); Q2 "Which towns flooded?" AND {Ada, Bly} okay (1);
+#   Q3 "When did it start?" OR {in May} okay (1)  -> nuggets 3, weighted 4
+#   s1 cites d1 (attested, relevant) AND d2 (NOT attested, relevant); answers Q1 "the UN", Q2 "Ada"
+#      -> needs a citation; unsupported, because one of its two citations is not attested
+#   s2 cites d3 (attested, not relevant); answers Q2 "Bly" -> supported
+#   s3 cites nothing, answers nothing -> needs no citation
+#   coverage: Q1 covered (OR), Q2 covered (Ada in s1 + Bly in s2, AND), Q3 not -> 2/3; weighted (2 + 1)/4 = 3/4
+#   sentence support 1/2 (s2 of s1, s2; the any-citation rule would give 2/2)
+#   citation support 2/3 (d1, d3 of d1, d2, d3); citation relevance 2/3 (d1, d2)
+#   f1 = 2·(2/3)(1/2)/(2/3 + 1/2) = 4/7;  f1_weighted = 2·(3/4)(1/2)/(3/4 + 1/2) = 3/5
+#   one topic: micro = macro.  Raw counts: sentences 3, needing 2, correctly cited 1, nuggets 3, weighted 4,
+#   correct 2, correct weighted 3, citations 3, relevant 2, supporting 2.
+
+def _judged_sentence(text: str, cites: dict[str, tuple[bool, bool]], matched: list[tuple[str, str]]) -> dict:
+    """A sentence of an ARGUE judgments line: {doc: (attested, relevant)}, [(question, answer)]."""
+    js = [{"judgment_type_id": "SENTENCE_ANSWERS_QUESTION",
+           "response": {"judgment_type_id": "SENTENCE_ANSWERS_QUESTION",
+                        "matched_nuggets": [{"question_text": q, "matched_answer": [a]} for q, a in matched]}}]
+    for d, (att, rel) in cites.items():
+        js.append({"judgment_type_id": "SENTENCE_ATTESTED", "provenance": {"doc_id": d},
+                   "response": {"judgment_type_id": "SENTENCE_ATTESTED", "is_attested": att}})
+        js.append({"judgment_type_id": "CITED_DOCUMENT_RELEVANCE", "provenance": {"doc_id": d},
+                   "response": {"judgment_type_id": "CITED_DOCUMENT_RELEVANCE", "doc_id": d, "is_relevant": rel}})
+    return {"segment_type": "sentence", "text": text, "citations": [{"doc_id": d} for d in cites], "judgments": js}
+
+
+@pytest.fixture()
+def ragtime(tmp_path) -> list[Path]:
+    requests = _jsonl(tmp_path / "requests.jsonl", [
+        {"request_id": "R1", "collection_ids": ["ragtime1"], "title": "Flood relief",
+         "problem_statement": "Report on the relief after the floods.", "background": "I plan aid.", "limit": 2000}])
+    banks = _jsonl(tmp_path / "nugget-banks.jsonl", [
+        {"metadata": {"team_id": "nist", "topic_id": "R1", "run_id": "gold", "run_desc": "hand-written"},
+         "nugget_bank": [
+             {"question": "Who sent aid?", "aggregator_type": "OR", "importance": "vital",
+              "answers": [{"answer": "the UN", "references": ["d1"]}, {"answer": "Red Cross", "references": ["d2"]}]},
+             {"question": "Which towns flooded?", "aggregator_type": "AND", "importance": "okay",
+              "answers": [{"answer": "Ada", "references": ["d1"]}, {"answer": "Bly", "references": ["d3"]}]},
+             {"question": "When did it start?", "aggregator_type": "OR", "importance": "okay",
+              "answers": [{"answer": "in May", "references": []}]}]}])
+    s1, s2, s3 = "The UN and the Red Cross sent aid to Ada.", "Bly also flooded.", "It was a hard year."
+    report = {"metadata": {"team_id": "t", "run_id": "rt-1", "topic_id": "R1"}, "references": ["d1", "d2", "d3"],
+              "responses": [{"text": s1, "citations": {"d1": 0.9, "d2": 0.5}}, {"text": s2, "citations": {"d3": 0.8}},
+                            {"text": s3, "citations": {}}]}
+    judged = _jsonl(tmp_path / "judgments.jsonl", [{"report": report, "judgments": [
+        _judged_sentence(s1, {"d1": (True, True), "d2": (False, True)},
+                         [("Who sent aid?", "the UN"), ("Which towns flooded?", "Ada")]),
+        _judged_sentence(s2, {"d3": (True, False)}, [("Which towns flooded?", "Bly")]),
+        _judged_sentence(s3, {}, [])]}])
+    return [requests, banks, judged]
+
+
+def test_ragtime_bank_request_and_two_citation_sentence(ragtime, tmp_path, capsys):
+    out = tmp_path / "conv"
+    assert main(["convert", "import", "argue", *map(str, ragtime), "--out", str(out)]) == 0
+    assert "topic-no-text" not in capsys.readouterr().err
+    topic = read_topics(out / "topics.xml")[0]
+    assert (topic.query, topic.description) == ("Flood relief", "Report on the relief after the floods. "
+                                                                "Background: I plan aid.")
+    assert [(f.id, f.desc, f.importance) for f in topic.facets] == [
+        ("1", "Who sent aid?", "vital"), ("2", "Which towns flooded?", "okay"), ("3", "When did it start?", "okay")]
+    assert main(["convert", "score", "argue", "--topics", str(out / "topics.xml"),
+                 "--judgments", str(out / "judgments.jsonl"), "--json"]) == 0
+    run = json.loads(capsys.readouterr().out)["runs"]["rt-1"]
+    expected = {"argue_nugget_coverage": 2 / 3, "argue_nugget_coverage_weighted": 3 / 4,
+                "argue_sentence_support": 1 / 2, "argue_citation_support": 2 / 3, "argue_citation_relevance": 2 / 3,
+                "argue_f1": 4 / 7, "argue_f1_weighted": 3 / 5}
+    for name, value in expected.items():
+        assert run["mean"][name] == pytest.approx(value, abs=1e-12), name
+        assert run["mean"][f"{name}(average='micro')"] == pytest.approx(value, abs=1e-12), name
+    assert run["counts"]["R1"] == {
+        "sentences": 3, "sentences_with_citations_or_requiring_citations": 2, "correctly_cited_sentences": 1,
+        "nuggets": 3, "nuggets_weighted": 4, "correct_nuggets": 2, "correct_nuggets_weighted": 3,
+        "citations": 3, "relevant_citations": 2, "supporting_citations": 2}
+
+
+def test_bank_of_no_published_shape_names_both_shapes(tmp_path, capsys):
+    bad = _jsonl(tmp_path / "banks.jsonl", [{"metadata": {"run_id": "gold"},  # no topic_id
+                                             "nugget_bank": [{"question": "Who?", "answers": []}]}])
+    assert main(["convert", "import", "argue", str(bad), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:1: not a nugget bank; expected {{\"query_id\", \"nugget_bank\": {{QUESTION:" in err
+    assert '{"metadata": {"topic_id", ...}, "nugget_bank": [{"question", "aggregator_type", "answers": ' in err
+    assert "(RAGTIME 2026)" in err and not (tmp_path / "o").exists()
+    # the same bank given to trec-rag says where it belongs
+    assert main(["convert", "import", "trec-rag", str(bad), "--out", str(tmp_path / "o")]) == 1
+    assert "import it with 'bolt convert import argue'" in capsys.readouterr().err
