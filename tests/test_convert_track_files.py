@@ -245,3 +245,17 @@ def test_bank_of_no_published_shape_names_both_shapes(tmp_path, capsys):
     # the same bank given to trec-rag says where it belongs
     assert main(["convert", "import", "trec-rag", str(bad), "--out", str(tmp_path / "o")]) == 1
     assert "import it with 'bolt convert import argue'" in capsys.readouterr().err
+
+
+def test_malformed_unassessed_header_is_an_error(track, tmp_path, capsys):
+    out = tmp_path / "conv"
+    assert main(["convert", "import", "trec-rag", *map(str, track), "--out", str(out)]) == 0
+    jpath = out / "judgments.jsonl"
+    lines = jpath.read_text().splitlines()
+    head = json.loads(lines[0])
+    head["_meta"]["unassessed_answers"] = [B]  # not a [run, topic] pair
+    jpath.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    capsys.readouterr()
+    assert main(["convert", "score", "autonuggetizer", "--topics", str(out / "topics.xml"),
+                 "--judgments", str(jpath)]) == 1
+    assert f"{jpath}:1: the header's unassessed_answers is not a list of [run, topic] pairs" in capsys.readouterr().err

@@ -178,10 +178,14 @@ def _score_track(topics_path: str | os.PathLike, judgments_path: str | os.PathLi
     """
     from bolt.topics import read_topics
     from evaluation.judgments import file_sha256, read_header, read_judgments
+    from indexing.errors import ToolkitError
 
     topics = read_topics(topics_path)
     stats = stats_of(topics, read_judgments(judgments_path), runs)
     unassessed = (read_header(judgments_path) or {}).get(UNASSESSED_KEY) or []
+    if not isinstance(unassessed, list) or not all(isinstance(x, list) and len(x) == 2 for x in unassessed):
+        raise ToolkitError(f"the header's {UNASSESSED_KEY} is not a list of [run, topic] pairs",
+                           file=str(judgments_path), line=1, hint="write it again with 'bolt convert import'")
     warnings = []
     for run, topic in unassessed:
         if topic in stats.get(run, {}):
