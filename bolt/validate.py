@@ -12,6 +12,7 @@ its offsets is followed (within three words) by text the bullet contains, that i
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 import re
@@ -111,6 +112,7 @@ def validate_runs(paths: Iterable[str | os.PathLike], topics_path: str | os.Path
         found: list[Problem] = []
         reader = SubmissionReader(path, found, max_bytes=max_bytes)
         answered: set[str] = set()
+        shapes: list[Problem] = []  # bad-thread-id findings, said once per file (_thread_id_summary)
         for result in reader:
             report.results += 1
             report.bullets += len(result.bullets)
@@ -122,7 +124,8 @@ def validate_runs(paths: Iterable[str | os.PathLike], topics_path: str | os.Path
                 if checker is not None:
                     found.extend(checker.check(file, result.number or None, bullet))
                 else:
-                    found.extend(_thread_id_shape(file, result.number or None, bullet))
+                    shapes.extend(_thread_id_shape(file, result.number or None, bullet))
+        found.extend(_thread_id_summary(shapes))
         if reader.complete:
             if topics is not None:
                 for number in topics:
@@ -190,6 +193,18 @@ def _thread_id_shape(file: str, topic: str | None, bullet: Bullet) -> list[Probl
                                 "ENG_DF_...); post holds the <doc id> of the cited thread, not a post id "
                                 "(validate with --corpus to check it)", topic, bullet.position))
     return out
+
+
+def _thread_id_summary(shapes: list[Problem]) -> list[Problem]:
+    """A run's bad-thread-id findings said once: the first, counting the others. A run converted from
+    another evaluation (``bolt convert``) cites that evaluation's document ids (MS MARCO segments,
+    NeuCLIR documents) in every bullet; one warning per run says so where thousands would drown the rest."""
+    if len(shapes) <= 1:
+        return shapes
+    first = shapes[0]
+    return [dataclasses.replace(first, message=f"{first.message}; and {len(shapes) - 1} more citation(s) in this run whose "
+                                   "post is not an LDC thread id (a run converted with 'bolt convert' cites "
+                                   "its own evaluation's document ids: those are not checked here)")]
 
 
 def words(text: str) -> list[str]:

@@ -85,3 +85,57 @@ def test_errors_name_file_line_and_fix(tmp_path, capsys):
     assert f"{bad / 'nuggets'}:8: topic 2.6: importance 'important' must be vital or okay" in err
     assert f"{bad / 'votes'}:8: topic 2.6: 2 labels but 3 assessors" in err
     assert not (tmp_path / "o").exists()
+
+
+def _nist_layout(folder: Path) -> Path:
+    """The hand-made data above rewritten in NIST's published layout (TREC 2005 QA,
+    README.list+other.results): questions, nuggets, and other/RUN.otherjudged per run holding, per
+    question, the items 'QID TAG ITEM-NUMBER DOCNO string' and then 'QID TAG ITEM-NUMBER NUGGET-NUMBER'."""
+    (folder / "other").mkdir(parents=True)
+    for name in ("questions", "nuggets"):
+        shutil.copy(DATA / name, folder / name)
+    items: dict[tuple[str, str], list[str]] = {}
+    for line in (DATA / "responses").read_text().splitlines():
+        if line.strip() and not line.startswith("*"):
+            qid, run, docid, text = line.split(None, 3)
+            n = len(items.setdefault((run, qid), [])) + 1
+            items[(run, qid)].append(f"{qid} {run} {n} {docid} {text}")
+    marks: dict[tuple[str, str], list[str]] = {}
+    for line in (DATA / "judgments").read_text().splitlines():
+        if line.strip() and not line.startswith("*"):
+            qid, run, item, nugget = line.split()[:4]
+            marks.setdefault((run, qid), []).append(f"{qid} {run} {item} {nugget}")
+    for run in ("r1", "r2"):
+        lines = [x for qid in ("1.4", "2.6") for x in items.get((run, qid), []) + marks.get((run, qid), [])]
+        (folder / "other" / f"{run}.otherjudged").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def test_nist_otherjudged_layout_scores_as_the_seed_layout(tmp_path, capsys):
+    # the same items and marks as tests/data/convert/trecqa, so nugget_F is the hand-computed NUGGET_F above
+    nist = _nist_layout(tmp_path / "nist")
+    assert "1.4 r1 2 3" in (nist / "other" / "r1.otherjudged").read_text()
+    out = tmp_path / "conv"
+    assert main(["convert", "import", "trec-qa", str(nist), "--out", str(out)]) == 0
+    capsys.readouterr()
+    runs = [str(out / "runs" / "r1.xml"), str(out / "runs" / "r2.xml")]
+    assert main(["score", *runs, "--topics", str(out / "topics.xml"), "--judgments", str(out / "judgments.jsonl"),
+                 "--beta", "3", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {r: d["mean"]["nugget_F"] for r, d in doc["runs"].items()} == pytest.approx(NUGGET_F, abs=1e-9)
+    seed = import_trecqa(DATA, tmp_path / "seed")
+    a, b = read_judgments(seed.judgments), read_judgments(out / "judgments.jsonl")
+    assert [(j.topic, j.run, j.bullet, j.facets) for j in a] == [(j.topic, j.run, j.bullet, j.facets) for j in b]
+    # a mark keeps its item's document
+    assert b[1].extra["marks"] == [{"nugget": "3", "docid": "NYT19990202.0002", "text": ""}]
+
+
+def test_nist_layout_errors_name_file_and_line(tmp_path, capsys):
+    nist = _nist_layout(tmp_path / "nist")
+    with open(nist / "other" / "r2.otherjudged", "a") as fh:
+        fh.write("2.6 r2 3 XIE19990707.0008 skipped item two\n2.6 r2\n")
+    assert main(["convert", "import", "trec-qa", str(nist), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    f = nist / "other" / "r2.otherjudged"
+    assert f"{f}:6: topic 2.6: item 3 of run r2 follows item 1" in err
+    assert f"{f}:7: expected 'QID TAG ITEM-NUMBER DOCNO string' (an item) or" in err

@@ -133,6 +133,8 @@ def _score(args: argparse.Namespace) -> int:
 
     module, func = TRACK_SCORERS[args.track]
     doc = getattr(importlib.import_module(module), func)(args.topics, args.judgments, args.runs)
+    for w in doc.get("warnings", []):
+        print(f"warning: {w}", file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
         return SUCCESS
@@ -141,12 +143,14 @@ def _score(args: argparse.Namespace) -> int:
 
     metrics = doc["settings"]["metrics"]
     t = Table(title=f"{args.track}: mean over topics")
-    t.add_column("run")
+    # Run names are shown whole: runs that share a long prefix must not print as one name.
+    run_width = max([3, *(len(r) for r in doc["runs"])])
+    t.add_column("run", no_wrap=True, min_width=run_width)
     for m in metrics:
         t.add_column(m, justify="right")
     for run, d in doc["runs"].items():
         t.add_row(run, *(f"{d['mean'][m]:.4f}" for m in metrics))
-    console = Console(width=max(100, 16 * (len(metrics) + 1)))
+    console = Console(width=max(100, run_width + 4 + 16 * len(metrics)))
     console.print(t)
     console.print(doc["signature"], highlight=False, soft_wrap=True)
     return SUCCESS

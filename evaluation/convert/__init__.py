@@ -36,11 +36,13 @@ FORMATS: dict[str, FormatSpec] = {
     "aquaint-pilot": FormatSpec("evaluation.convert.aquaint", "AQUAINT definition pilot (seed 000): questions, "
                                 "Q.<n>, holistic, <n>.<assessor>, sys.<n>.<assessor>", "import_cli", "export_cli"),
     "trec-qa": FormatSpec("evaluation.convert.trecqa", "TREC QA definition/other questions 2003-2006: questions, "
-                          "nuggets (vital/okay), responses, judgments, pyramid votes", "import_cli", "export_cli"),
-    "trec-rag": FormatSpec("evaluation.convert.rag", "TREC RAG 2024/2025 answers, NeuCLIR/RAGTIME reports (JSONL), "
-                           "AutoNuggetizer nuggets and assignments", "import_rag", "export_cli"),
-    "argue": FormatSpec("evaluation.convert.argue", "NeuCLIR/RAGTIME ARGUE nugget banks (questions with AND/OR "
-                        "answers) and sentence judgments, with their reports", "import_argue", "export_cli"),
+                          "nuggets (vital/okay), NIST RUN.otherjudged files or responses + judgments, pyramid votes",
+                          "import_cli", "export_cli"),
+    "trec-rag": FormatSpec("evaluation.convert.rag", "TREC RAG 2024/2025 answers, NeuCLIR/RAGTIME reports and "
+                           "requests (JSONL), AutoNuggetizer nuggets and assignments", "import_rag", "export_cli"),
+    "argue": FormatSpec("evaluation.convert.argue", "NeuCLIR/RAGTIME ARGUE nugget banks (v3 or RAGTIME 2026; "
+                        "questions with AND/OR answers), sentence judgments, reports and requests", "import_argue",
+                        "export_cli"),
 }
 
 #: Track metrics ``bolt convert score`` computes: name -> (module, scoring function).

@@ -4,14 +4,18 @@ Files (hltcoe ARGUE tools, TREC auto-judge ``NuggetBank`` v3), JSON or JSONL:
 
 - nugget banks: ``{"query_id", "title_query", "nugget_bank": {KEY: {"question", "question_id",
   "answers": {TEXT: {"answer": TEXT, ...}}, "aggregator_type": "OR"|"AND"|null, "importance"}}}``, one
-  bank per topic (a ``.json`` file holding one bank or a list of banks, or JSONL, one bank per line). A
+  bank per topic (a ``.json`` file holding one bank or a list of banks, or JSONL, one bank per line);
+  or the RAGTIME 2026 shape (TREC auto-judge ``Ragtime26NuggetBank``): ``{"metadata": {"topic_id",
+  "team_id", "run_id", ...}, "nugget_bank": [{"question", "aggregator_type", "answers": [{"answer",
+  "references"}], "importance"}]}`` (questions numbered 1..n in list order). A
   nugget is a question with acceptable answers; ``OR`` (the default) is covered by any answer, ``AND``
   only when every answer is given;
 - judgments: one line per report, ``{"report": {NeuCLIR/RAGTIME report}, "judgments": [{"segment_type":
   "sentence", "text", "citations": [{"doc_id"}], "judgments": [{"judgment_type_id": ...,
   "response": {...}}]}]}`` with the judgment types ``SENTENCE_ANSWERS_QUESTION`` (``matched_nuggets``:
   ``question_text`` and ``matched_answer``), ``SENTENCE_ATTESTED`` (``is_attested``, the cited document in
-  ``provenance.doc_id``) and ``CITED_DOCUMENT_RELEVANCE`` (``doc_id``, ``is_relevant``).
+  ``provenance.doc_id``) and ``CITED_DOCUMENT_RELEVANCE`` (``doc_id``, ``is_relevant``);
+- report requests (:func:`evaluation.convert.rag.parse_request`): the topics' title and text.
 
 Converted: a topic per bank (facet = nugget question, its acceptable answers as the facet's nugget
 texts, the AND/OR aggregators in the topic's ``rules`` as ``argue-aggregators: ID=AND; ...``), a
@@ -33,7 +37,7 @@ from evaluation.convert.common import (NO_DOCUMENT, RULES_PREFIX, Problems, bull
                                        cited_documents, export_with_one_topics_file, format_aggregators,
                                        iter_json_lines, iter_lines, parse_aggregators, write_jsonl)
 from evaluation.convert import rag
-from evaluation.convert.rag import Report, parse_report
+from evaluation.convert.rag import Report, Request, parse_report, topic_text, warn_topics_without_text
 from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
 from indexing.lookup import count_words
 
@@ -77,13 +81,24 @@ class JudgedReport(NamedTuple):
 # --------------------------------------------------------------------------- readers
 
 
+BANK_SHAPES = ('{"query_id", "nugget_bank": {QUESTION: {"question", "answers", "aggregator_type", "importance"}}} '
+               '(ARGUE v3, NeuCLIR 2024 / RAGTIME 2025) or {"metadata": {"topic_id", ...}, "nugget_bank": '
+               '[{"question", "aggregator_type", "answers": [{"answer", "references"}], "importance"}]} (RAGTIME 2026)')
+
+
 def _bank(obj: Any, file: str, line: int | None, problems: Problems) -> Bank | None:
-    topic = obj.get("query_id")
+    """One topic's bank, in either published shape: ARGUE v3 (``query_id``, ``nugget_bank`` keyed by
+    question) or RAGTIME 2026 (``metadata.topic_id``, ``nugget_bank`` a list of questions)."""
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    topic = obj.get("query_id", meta.get("topic_id"))
     bank = obj.get("nugget_bank")
-    if not isinstance(topic, (str, int)) or not isinstance(bank, dict):
-        problems.error(file, line, "bank-shape", "a nugget bank needs query_id and a nugget_bank object")
+    if isinstance(bank, list):  # RAGTIME 2026: a list of questions, keyed here by position
+        bank = {str(i): n for i, n in enumerate(bank, start=1)}
+    if isinstance(topic, bool) or not isinstance(topic, (str, int)) or not str(topic).strip() \
+            or not isinstance(bank, dict):
+        problems.error(file, line, "bank-shape", f"not a nugget bank; expected {BANK_SHAPES}")
         return None
-    topic = str(topic)
+    topic = str(topic).strip()
     out = []
     for pos, (key, n) in enumerate(bank.items(), start=1):
         if not isinstance(n, dict) or not isinstance(n.get("question"), str):
@@ -176,8 +191,8 @@ def _judged(obj: dict, file: str, line: int, problems: Problems) -> JudgedReport
     return JudgedReport(rep, tuple(out))
 
 
-def iter_inputs(path: str | os.PathLike, problems: Problems) -> Iterator[Bank | JudgedReport | Report]:
-    """A file of banks, of judged reports (``report`` + ``judgments``) or of bare reports."""
+def iter_inputs(path: str | os.PathLike, problems: Problems) -> Iterator[Bank | JudgedReport | Report | Request]:
+    """A file of banks, of judged reports (``report`` + ``judgments``), of bare reports or of requests."""
     if str(path).endswith((".json", ".json.gz")):
         yield from iter_banks(path, problems)
         return
@@ -196,8 +211,13 @@ def iter_inputs(path: str | os.PathLike, problems: Problems) -> Iterator[Bank | 
             r = parse_report(obj, str(path), lineno, problems)
             if r:
                 yield r
+        elif rag.kind_of(obj) == "request":
+            q = rag.parse_request(obj, str(path), lineno, problems)
+            if q:
+                yield q
         else:
-            problems.error(path, lineno, "record-kind", "not a nugget bank, a judged report or a report")
+            problems.error(path, lineno, "record-kind", "not a nugget bank, a judged report, a report or a "
+                           "request (request_id or topic_id + title, problem_statement, background)")
 
 
 # --------------------------------------------------------------------------- import
@@ -218,8 +238,15 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
     problems = Problems()
     banks: dict[str, Bank] = {}
     reports: dict[tuple[str, str], JudgedReport | Report] = {}
+    requests: dict[str, Request] = {}
     for path in inputs:
         for r in iter_inputs(path, problems):
+            if isinstance(r, Request):
+                if r.topic in requests:
+                    problems.error(r.file, r.line, "request-duplicate", f"topic {r.topic} has a request already",
+                                   r.topic)
+                requests[r.topic] = r
+                continue
             if isinstance(r, Bank):
                 if r.topic in banks:
                     problems.error(r.file, r.line, "bank-duplicate", f"topic {r.topic} has a bank already", r.topic)
@@ -243,23 +270,25 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
                     problems.error(r.report.file, r.report.line, "judgment-unknown-question",
                                    f"sentence {i} answers {q[:50]!r}, which is not a question of topic {topic}'s "
                                    "nugget bank; give the bank, or fix the question text", topic, i)
-    problems.check()
-
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    topic_ids = list(dict.fromkeys([*banks, *(t for _, t in reports)]))
+    topic_ids = list(dict.fromkeys([*requests, *banks, *(t for _, t in reports)]))
     titles = {t: b.title for t, b in banks.items() if b.title}
     for r in reports.values():
         rep = r.report if isinstance(r, JudgedReport) else r
         if rep.query:
             titles.setdefault(rep.topic, rep.query)
+    warn_topics_without_text(topic_ids, lambda t: t in titles or t in requests, inputs[0], problems)
+    problems.check()
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     topics = []
     for t in topic_ids:
         b = banks.get(t)
         facets = tuple(Facet(id=n.id, importance=n.importance, desc=n.question,
                              nuggets=tuple(Nugget(text=a) for a in n.answers)) for n in (b.nuggets if b else ()))
         rules = format_aggregators({n.id: n.aggregator for n in b.nuggets}) if b else None
-        topics.append(Topic(number=t, query=titles.get(t, t), facets=facets, rules=rules))
+        query, description = topic_text(requests, titles, t)
+        topics.append(Topic(number=t, query=query, description=description, facets=facets, rules=rules))
     write_topics(topics, out / "topics.xml")
     by_run: dict[str, list] = {}
     for (run, topic), r in reports.items():
@@ -291,7 +320,7 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
     if js:
         jpath = out / "judgments.jsonl"
         write_judgments(js, jpath, header={"assessor": f"auto:{ASSESSOR}", "converted_from": FORMAT})
-    counts = {"topics": len(topic_ids), "banks": len(banks), "runs": len(by_run), "reports": len(reports),
+    counts = {"topics": len(topic_ids), "requests": len(requests), "banks": len(banks), "runs": len(by_run), "reports": len(reports),
               "judged_reports": sum(isinstance(r, JudgedReport) for r in reports.values())}
     return Converted(out, out / "topics.xml", jpath, run_paths, counts, problems.warnings)
 

@@ -16,6 +16,10 @@ AutoNuggetizer (castorini/nuggetizer) files, also JSONL:
 - assignments: ``{"qid", "run_id", "nuggets": [{"text", "importance", "assignment":
   "support"|"partial_support"|"not_support"}]}`` (extra keys such as ``answer_text`` are allowed).
 
+Request/topics files, also JSONL: ``{"topic_id" or "request_id", "title", "problem_statement",
+"background", ...}`` (NeuCLIR/RAGTIME report requests; ``limit``, ``collection_ids`` and other keys
+are allowed): a topic's query is its title, its description the problem statement and background.
+
 Each input file's kind is recognised from its first record. Converted: one topic per topic id
 (facets = nuggets, ids 1..n in the nugget list's order), one submission per run (bullet = answer
 sentence, citing each cited document at offset 0; a sentence without citation cites NO-DOCUMENT,
@@ -33,10 +37,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
-from bolt.submission import Result, read_run, write_run
+from bolt.submission import Result, clean_text, read_run, write_run
 from bolt.topics import IMPORTANCES, Facet, Topic, read_topics, write_topics
 from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, cited_documents,
                                        export_with_one_topics_file, iter_json_lines, judgment, write_jsonl)
+from evaluation.convert.track_metrics import UNASSESSED_KEY
 from evaluation.judgments import read_judgments, write_judgments
 
 FORMAT = "trec-rag"
@@ -58,6 +63,16 @@ class Report(NamedTuple):
     sentences: tuple[Sentence, ...]
     references: tuple[str, ...]
     shape: str  # rag24, rag25, neuclir, ragtime
+    file: str
+    line: int
+
+
+class Request(NamedTuple):
+    """A track's report request (topics file line): what gives a topic its text."""
+
+    topic: str
+    title: str | None
+    description: str | None
     file: str
     line: int
 
@@ -86,8 +101,11 @@ def _str(v: Any) -> str | None:
     return None
 
 
+REQUEST_TEXT_KEYS = ("title", "problem_statement", "background")
+
+
 def kind_of(obj: Any) -> str | None:
-    """``report``, ``nuggets`` or ``assignments`` from one record; None when it is none of them."""
+    """``report``, ``nuggets``, ``assignments`` or ``request`` from one record; None when it is none of them."""
     if not isinstance(obj, dict):
         return None
     if "answer" in obj or "responses" in obj:
@@ -95,7 +113,23 @@ def kind_of(obj: Any) -> str | None:
     if isinstance(obj.get("nuggets"), list):
         first = next((n for n in obj["nuggets"] if isinstance(n, dict)), {})
         return "assignments" if "assignment" in first else "nuggets"
+    if ("topic_id" in obj or "request_id" in obj) and any(k in obj for k in REQUEST_TEXT_KEYS) \
+            and "nugget_bank" not in obj:
+        return "request"
     return None
+
+
+def parse_request(obj: dict, file: str, line: int, problems: Problems) -> Request | None:
+    """A report request: the title is the query; problem statement and background the description."""
+    topic = _str(obj.get("topic_id")) or _str(obj.get("request_id"))
+    texts = {k: _str(obj.get(k)) for k in REQUEST_TEXT_KEYS}
+    if topic is None or not any(texts.values()):
+        problems.error(file, line, "request-fields", "a request needs topic_id (or request_id) and a title, "
+                       "problem_statement or background string")
+        return None
+    parts = [texts["problem_statement"], f"Background: {texts['background']}" if texts["background"] else None]
+    description = " ".join(p for p in parts if p) or None  # topic files keep one line of text
+    return Request(topic, texts["title"] or texts["problem_statement"], description, file, line)
 
 
 def parse_report(obj: dict, file: str, line: int, problems: Problems) -> Report | None:
@@ -176,15 +210,19 @@ def _nuggets(obj: dict, file: str, line: int, problems: Problems, graded: bool):
     return topic, tuple(out)
 
 
-def iter_records(path: str | os.PathLike, problems: Problems) -> Iterator[Report | NuggetList | Assignment]:
+def iter_records(path: str | os.PathLike, problems: Problems
+                 ) -> Iterator[Report | NuggetList | Assignment | Request]:
     """Stream one input file; its kind is that of its first record, and every record must be of it."""
     kind = None
     file = str(path)
     for lineno, obj in iter_json_lines(path, problems):
         k = kind_of(obj)
         if k is None:
+            bank = " (an ARGUE or RAGTIME nugget bank: import it with 'bolt convert import argue')" \
+                if isinstance(obj, dict) and "nugget_bank" in obj else ""
             problems.error(file, lineno, "record-kind", "not a report (answer/responses), a nugget list or an "
-                           "assignment (qid + nuggets)")
+                           "assignment (qid + nuggets), or a request (topic_id or request_id + title, "
+                           f"problem_statement, background){bank}")
             continue
         if kind is None:
             kind = k
@@ -194,6 +232,8 @@ def iter_records(path: str | os.PathLike, problems: Problems) -> Iterator[Report
             continue
         if k == "report":
             r = parse_report(obj, file, lineno, problems)
+        elif k == "request":
+            r = parse_request(obj, file, lineno, problems)
         elif k == "nuggets":
             got = _nuggets(obj, file, lineno, problems, graded=False)
             r = NuggetList(got[0], _str(obj.get("query")), got[1], file, lineno) if got else None
@@ -207,6 +247,43 @@ def iter_records(path: str | os.PathLike, problems: Problems) -> Iterator[Report
             r = Assignment(got[0], run, got[1], file, lineno) if got else None
         if r is not None:
             yield r
+
+
+def merge_repeats(sentences: tuple[Sentence, ...]) -> tuple[tuple[Sentence, ...], list[tuple[int, int]]]:
+    """The sentences with each repeat of an earlier text (after white-space collapsing, as our bullets
+    compare texts) merged into its first copy, whose citations gain the repeat's; and the
+    ``(repeat, first)`` positions (1-based). Our submissions hold a text once per response."""
+    out: list[Sentence] = []
+    first: dict[str, tuple[int, int]] = {}  # text -> (index in out, position in the answer)
+    repeats: list[tuple[int, int]] = []
+    for i, s in enumerate(sentences, start=1):
+        key = clean_text(s.text)
+        if key and key in first:
+            k, pos = first[key]
+            out[k] = out[k]._replace(citations=tuple(dict.fromkeys([*out[k].citations, *s.citations])))
+            repeats.append((i, pos))
+            continue
+        first[key] = (len(out), i)
+        out.append(s)
+    return tuple(out), repeats
+
+
+def topic_text(requests: dict[str, "Request"], queries: dict[str, str], topic: str) -> tuple[str, str | None]:
+    """(query, description) of a topic: its request's title and statement, else the query another input gave."""
+    r = requests.get(topic)
+    if r is not None and r.title:
+        return r.title, r.description
+    return queries.get(topic, topic), (r.description if r else None)
+
+
+def warn_topics_without_text(topic_ids: list[str], has_text: Any, file: str | os.PathLike, problems: Problems) -> None:
+    """One warning naming every topic no input gives a text (its query is then its id)."""
+    missing = [t for t in topic_ids if not has_text(t)]
+    if missing:
+        shown = ", ".join(missing[:10]) + (", ..." if len(missing) > 10 else "")
+        problems.warning(file, None, "topic-no-text", f"{len(missing)} topic(s) have no text in the inputs "
+                         f"({shown}); their query is the topic id: give the track's request/topics file "
+                         "(topic_id or request_id, title, problem_statement, background) too")
 
 
 @dataclass
@@ -235,6 +312,8 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
     nugget_lists: dict[str, NuggetList] = {}
     assignments: list[Assignment] = []
     queries: dict[str, str] = {}
+    requests: dict[str, Request] = {}
+    repeated = 0
     for path in inputs:
         for r in iter_records(path, problems):
             if isinstance(r, Report):
@@ -243,10 +322,23 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
                     problems.error(r.file, r.line, "report-duplicate", f"run {r.run} answers topic {r.topic} again "
                                    f"(first at {first.file}:{first.line}); keep one answer", r.topic)
                     continue
+                merged, repeats = merge_repeats(r.sentences)
+                for i, k in repeats:
+                    problems.warning(r.file, r.line, "repeated-sentence", f"run {r.run}: sentence {i} repeats "
+                                     f"sentence {k}; kept once (a response holds a text once), its citations "
+                                     f"added to sentence {k}", r.topic)
+                repeated += len(repeats)
+                r = r._replace(sentences=merged)
                 reports[r.run][r.topic] = r
                 check_duplicate_texts(r.file, r.line, [s.text for s in r.sentences], r.topic, r.run, problems)
                 if r.query:
                     queries.setdefault(r.topic, r.query)
+            elif isinstance(r, Request):
+                if r.topic in requests:
+                    problems.error(r.file, r.line, "request-duplicate", f"topic {r.topic} has a request already "
+                                   f"at {requests[r.topic].file}:{requests[r.topic].line}; keep one", r.topic)
+                    continue
+                requests[r.topic] = r
             elif isinstance(r, NuggetList):
                 if r.topic in nugget_lists:
                     problems.error(r.file, r.line, "nuggets-duplicate", f"topic {r.topic} has a nugget list already "
@@ -267,7 +359,7 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
             src = nugget_lists.get(t)
             problems.error(src.file if src else inputs[0], src.line if src else None, "nuggets-repeated",
                            f"topic {t} lists a nugget text twice; nuggets are matched by text, keep one", t)
-    topic_ids = list(dict.fromkeys([*facets, *(t for by in reports.values() for t in by)]))
+    topic_ids = list(dict.fromkeys([*requests, *facets, *(t for by in reports.values() for t in by)]))
     seen_a: dict[tuple[str, str], int] = {}
     for a in assignments:
         ids = {x: str(i) for i, (x, _) in enumerate(facets.get(a.topic, ()), start=1)}
@@ -282,18 +374,27 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
         if reports and a.topic not in reports.get(a.run, {}):
             problems.error(a.file, a.line, "assignment-no-answer", f"run {a.run} has no answer to topic {a.topic} "
                            "among the inputs; give its answers file too", a.topic)
-    for t in topic_ids:
-        if t not in queries:
-            problems.warning(inputs[0], None, "topic-no-text", f"topic {t} has no text in the inputs; its query is "
-                             "the topic id", t)
+    # Answers no assignment judged: left out of the AutoNuggetizer means (as nuggetizer), said here and at scoring.
+    unassessed = [(run, t) for run, by_t in reports.items() for t in by_t if (t, run) not in seen_a] \
+        if assignments else []
+    for run in dict.fromkeys(run for run, _ in unassessed):
+        ts = [t for r, t in unassessed if r == run]
+        first = reports[run][ts[0]]
+        problems.warning(first.file, first.line, "assignment-missing", f"run {run} answered {len(ts)} topic(s) "
+                         f"that no assignment judges ({', '.join(ts[:10])}{', ...' if len(ts) > 10 else ''}); "
+                         "AutoNuggetizer scores only assigned answers: they are left out of the run's mean",
+                         ts[0])
+    warn_topics_without_text(topic_ids, lambda t: t in queries or t in requests, inputs[0], problems)
     problems.check()
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    topics = [Topic(number=t, query=queries.get(t, t),
-                    facets=tuple(Facet(id=str(i), importance=imp, desc=text)
-                                 for i, (text, imp) in enumerate(facets.get(t, ()), start=1)))
-              for t in topic_ids]
+    topics = []
+    for t in topic_ids:
+        query, description = topic_text(requests, queries, t)
+        topics.append(Topic(number=t, query=query, description=description,
+                            facets=tuple(Facet(id=str(i), importance=imp, desc=text)
+                                         for i, (text, imp) in enumerate(facets.get(t, ()), start=1))))
     write_topics(topics, out / "topics.xml")
     run_paths = []
     for run, by_t in reports.items():
@@ -318,10 +419,14 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
                 js.append(judgment(a.topic, a.run, k, ASSESSOR, s.text, supported if k == 1 else [], s.citations,
                                    extra))
         jpath = out / "judgments.jsonl"
-        write_judgments(js, jpath, header={"assessor": ASSESSOR, "converted_from": "autonuggetizer"})
-    counts = {"topics": len(topic_ids), "runs": len(reports),
-              "answers": sum(len(v) for v in reports.values()), "nugget_lists": len(nugget_lists),
-              "assignments": len(assignments)}
+        header = {"assessor": ASSESSOR, "converted_from": "autonuggetizer"}
+        if unassessed:
+            header[UNASSESSED_KEY] = [list(x) for x in unassessed]
+        write_judgments(js, jpath, header=header)
+    counts = {"topics": len(topic_ids), "requests": len(requests), "runs": len(reports),
+              "answers": sum(len(v) for v in reports.values()), "repeated_sentences": repeated,
+              "nugget_lists": len(nugget_lists), "assignments": len(assignments),
+              "unassessed_answers": len(unassessed)}
     return Converted(out, out / "topics.xml", jpath, run_paths, counts, problems.warnings)
 
 

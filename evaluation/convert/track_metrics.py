@@ -14,8 +14,10 @@ per answer, with ``s`` = 1 for support, 0.5 for partial support (0 in the strict
 
 ``strict=True`` gives no credit for partial support (nuggetizer's ``strict_*_score``).
 
-A topic the run did not answer (no assignment) scores 0 and stays in the mean, as in ``bolt score``
-(nuggetizer averages over the answers it is given; with every topic answered the two agree).
+A topic the run did not answer scores 0 and stays in the mean, as in ``bolt score``. A topic the run
+answered but that has no assignment is left out of the run's mean, as nuggetizer's
+``calculate_global_metrics`` averages over the assignment records it is given (the import lists such
+answers in the judgments header, ``unassessed_answers``; the score document warns about each).
 """
 from __future__ import annotations
 
@@ -126,8 +128,13 @@ def autonugget_stats(topics: Sequence[Any], judgments: Iterable[Any], runs: Sequ
 
 
 def score_document(stats: Mapping[str, Mapping[str, Any]], metrics: Sequence[Metric],
-                   settings: dict[str, Any]) -> dict[str, Any]:
-    """A ``bolt score --json``-shaped document (runs -> mean, topics) that ``bolt compare`` reads."""
+                   settings: dict[str, Any], warnings: Sequence[str] = ()) -> dict[str, Any]:
+    """A ``bolt score --json``-shaped document (runs -> mean, topics) that ``bolt compare`` reads.
+
+    A statistics record with a ``raw_counts()`` method (ARGUE) also gives each run its raw counts,
+    per topic and summed (``counts``: the figures the track's viewer shows first); ``warnings`` are
+    kept in the document for the CLI to print.
+    """
     from bolt import __version__
 
     runs = {}
@@ -137,9 +144,16 @@ def score_document(stats: Mapping[str, Mapping[str, Any]], metrics: Sequence[Met
                            else mean([v[repr(m)] for v in topics.values()])) for m in metrics}
         runs[run] = {"mean": means,
                      "topics": topics}
+        raw = {t: s.raw_counts() for t, s in by_topic.items() if hasattr(s, "raw_counts")}
+        if raw:
+            summed = {k: sum(c[k] for c in raw.values()) for k in next(iter(raw.values()))}
+            runs[run]["counts"] = {"all": summed, **raw}
     settings = {**settings, "metrics": [repr(m) for m in metrics], "version": __version__}
     sig = "|".join(f"{k}:{v}" for k, v in settings.items() if not isinstance(v, (list, dict)))
-    return {"settings": settings, "signature": sig, "runs": runs}
+    doc: dict[str, Any] = {"settings": settings, "signature": sig, "runs": runs}
+    if warnings:
+        doc["warnings"] = list(warnings)
+    return doc
 
 
 def score_autonuggetizer(topics_path: str | os.PathLike, judgments_path: str | os.PathLike,
@@ -147,19 +161,39 @@ def score_autonuggetizer(topics_path: str | os.PathLike, judgments_path: str | o
     """Score converted AutoNuggetizer assignments with the six AutoNuggetizer metrics."""
     return _score_track(topics_path, judgments_path, runs, autonugget_stats, AUTONUGGET_METRICS,
                         {"track": "autonuggetizer", "credit": "support 1, partial_support 0.5 (strict 0)",
-                         "weights": "vital 1, okay 0.5", "unanswered": "0, counted"})
+                         "weights": "vital 1, okay 0.5", "unanswered": "0, counted",
+                         "answered_unassessed": "left out of the mean (as nuggetizer)"})
+
+
+#: The judgments header key where an import lists the answers no assessment judged: ``[[run, topic], ...]``.
+UNASSESSED_KEY = "unassessed_answers"
 
 
 def _score_track(topics_path: str | os.PathLike, judgments_path: str | os.PathLike, runs: Sequence[str] | None,
                  stats_of: Any, metrics: Sequence[Any], settings: dict[str, Any]) -> dict[str, Any]:
-    """Read the converted topics and judgments, reduce them with ``stats_of``, score ``metrics``."""
+    """Read the converted topics and judgments, reduce them with ``stats_of``, score ``metrics``.
+
+    The answers the judgments header lists as unassessed are left out of their run's topics (and so
+    of its mean), each with a warning.
+    """
     from bolt.topics import read_topics
-    from evaluation.judgments import file_sha256, read_judgments
+    from evaluation.judgments import file_sha256, read_header, read_judgments
+    from indexing.errors import ToolkitError
 
     topics = read_topics(topics_path)
     stats = stats_of(topics, read_judgments(judgments_path), runs)
+    unassessed = (read_header(judgments_path) or {}).get(UNASSESSED_KEY) or []
+    if not isinstance(unassessed, list) or not all(isinstance(x, list) and len(x) == 2 for x in unassessed):
+        raise ToolkitError(f"the header's {UNASSESSED_KEY} is not a list of [run, topic] pairs",
+                           file=str(judgments_path), line=1, hint="write it again with 'bolt convert import'")
+    warnings = []
+    for run, topic in unassessed:
+        if topic in stats.get(run, {}):
+            del stats[run][topic]
+            warnings.append(f"run {run} answered topic {topic} but no assessment judged it: left out of "
+                            "the run's mean")
     full = {**settings, "topics": len(topics), "judgments_sha256": file_sha256(judgments_path)[:12]}
-    return score_document(stats, metrics, full)
+    return score_document(stats, metrics, full, warnings)
 
 
 # ---------------------------------------------------------------------------------- ARGUE
@@ -169,15 +203,24 @@ def _score_track(topics_path: str | os.PathLike, judgments_path: str | os.PathLi
 - ``argue_nugget_coverage``: nuggets covered / nuggets of the topic; a nugget (question) is covered
   when the report's sentences, together, give one of its acceptable answers (``OR``) or all of them
   (``AND``); a question without listed answers is covered by any matched answer;
-- ``argue_sentence_support``: sentences with a supporting (attested) citation / sentences that cite
-  something or answer a nugget (those that need a citation);
+- ``argue_sentence_support``: sentences every one of whose citations is attested / sentences that
+  cite something or answer a nugget (those that need a citation); one unattested citation makes the
+  sentence unsupported (argue-viz: "supported by *each* of their citations"; auto-argue's flow:
+  "penalize if any cited document doesn't support the statement");
 - ``argue_citation_support``: attested citations / citations;
 - ``argue_citation_relevance``: citations judged relevant / citations;
-- ``argue_f1``: harmonic mean of nugget coverage and sentence support.
+- ``argue_f1``: harmonic mean of nugget coverage and sentence support;
+- ``argue_nugget_coverage_weighted``, ``argue_f1_weighted``: the same with each nugget weighted by
+  its importance, vital 2 and okay 1 (a bank without importance labels is read as all vital, so
+  its weighted coverage equals the plain one).
 
 ``average='macro'`` (default) is the mean of the per-topic values; ``average='micro'`` divides the
 counts summed over topics (``argue_f1(average='micro')`` is the harmonic mean of the two micro values).
 """
+
+
+#: ARGUE's importance weights (vital 2, okay 1), for the ``_weighted`` metrics.
+ARGUE_WEIGHT = {"vital": 2, "okay": 1}
 
 
 class ArgueCounts(NamedTuple):
@@ -189,10 +232,22 @@ class ArgueCounts(NamedTuple):
     nuggets: int
     covered: int
     needing: int          # sentences that cite something or answer a nugget
-    correctly_cited: int  # of those, sentences with an attested citation
+    correctly_cited: int  # of those, sentences every one of whose citations is attested
     citations: int
     supporting: int
     relevant: int
+    sentences: int = 0
+    nuggets_weighted: int = 0
+    covered_weighted: int = 0
+
+    def raw_counts(self) -> dict[str, int]:
+        """The raw counts under the names and in the order the track's viewer (argue-viz) shows them."""
+        return {"sentences": self.sentences,
+                "sentences_with_citations_or_requiring_citations": self.needing,
+                "correctly_cited_sentences": self.correctly_cited, "nuggets": self.nuggets,
+                "nuggets_weighted": self.nuggets_weighted, "correct_nuggets": self.covered,
+                "correct_nuggets_weighted": self.covered_weighted, "citations": self.citations,
+                "relevant_citations": self.relevant, "supporting_citations": self.supporting}
 
 
 def _ratio(a: float, b: float) -> float:
@@ -246,28 +301,47 @@ class ArgueCitationRelevance(_Argue):
     NAME, NUM, DEN = "argue_citation_relevance", "relevant", "citations"
 
 
+class ArgueNuggetCoverageWeighted(_Argue):
+    """Nugget coverage with each nugget weighted by importance (vital 2, okay 1)."""
+
+    NAME, NUM, DEN = "argue_nugget_coverage_weighted", "covered_weighted", "nuggets_weighted"
+
+
 class ArgueF1(_Argue):
     """Harmonic mean of nugget coverage and sentence support."""
 
     NAME = "argue_f1"
+    COVERAGE: tuple[str, str] = ("covered", "nuggets")
 
     def compute(self, c: ArgueCounts) -> float:  # type: ignore[override]
-        return f_beta(_ratio(c.covered, c.nuggets), _ratio(c.correctly_cited, c.needing), beta=1)
+        num, den = self.COVERAGE
+        return f_beta(_ratio(getattr(c, num), getattr(c, den)), _ratio(c.correctly_cited, c.needing), beta=1)
 
     def aggregate(self, counts: Sequence[ArgueCounts]) -> float:
         if self.params["average"] == "macro":
             return mean([self.score(c) for c in counts])
-        return f_beta(_ratio(sum(c.covered for c in counts), sum(c.nuggets for c in counts)),
-                   _ratio(sum(c.correctly_cited for c in counts), sum(c.needing for c in counts)), beta=1)
+        num, den = self.COVERAGE
+        return f_beta(_ratio(sum(getattr(c, num) for c in counts), sum(getattr(c, den) for c in counts)),
+                      _ratio(sum(c.correctly_cited for c in counts), sum(c.needing for c in counts)), beta=1)
+
+
+class ArgueF1Weighted(ArgueF1):
+    """Harmonic mean of importance-weighted nugget coverage and sentence support."""
+
+    NAME = "argue_f1_weighted"
+    COVERAGE = ("covered_weighted", "nuggets_weighted")
 
 
 argue_nugget_coverage = TRACK_METRICS.register(ArgueNuggetCoverage())
+argue_nugget_coverage_weighted = TRACK_METRICS.register(ArgueNuggetCoverageWeighted())
 argue_sentence_support = TRACK_METRICS.register(ArgueSentenceSupport())
 argue_citation_support = TRACK_METRICS.register(ArgueCitationSupport())
 argue_citation_relevance = TRACK_METRICS.register(ArgueCitationRelevance())
 argue_f1 = TRACK_METRICS.register(ArgueF1())
+argue_f1_weighted = TRACK_METRICS.register(ArgueF1Weighted())
 ARGUE_METRICS: tuple[Metric, ...] = tuple(m(average=a) if a == "micro" else m for m in (
-    argue_nugget_coverage, argue_sentence_support, argue_citation_support, argue_citation_relevance, argue_f1)
+    argue_nugget_coverage, argue_nugget_coverage_weighted, argue_sentence_support, argue_citation_support,
+    argue_citation_relevance, argue_f1, argue_f1_weighted)
     for a in ("macro", "micro"))
 
 
@@ -294,24 +368,27 @@ def argue_counts(topics: Sequence[Any], judgments: Iterable[Any], runs: Sequence
                 real = [s for s in j.sources if s.post != NO_DOCUMENT]
                 if real or answers:
                     needing += 1
-                    cited_ok += any(s.supports for s in real)
+                    cited_ok += bool(real) and all(s.supports for s in real)  # each citation attested
                 cites += len(real)
                 supp += sum(s.supports for s in real)
                 rel += sum(bool(s.extra.get("relevant")) for s in real)
-            covered = 0
+            covered = covered_w = 0
             for f in t.facets:
                 if f.id not in matched:
                     continue
                 acceptable = {n.text for n in f.nuggets}
                 got = matched[f.id]
                 if not acceptable:
-                    covered += 1
+                    hit = True
                 elif aggs.get(f.id, "OR") == "AND":
-                    covered += acceptable <= got
+                    hit = acceptable <= got
                 else:
-                    covered += bool(acceptable & got) or (not got)  # a match without named answers counts
+                    hit = bool(acceptable & got) or (not got)  # a match without named answers counts
+                covered += hit
+                covered_w += ARGUE_WEIGHT[f.importance] * hit
             out[run][t.number] = ArgueCounts(t.number, run, bool(js), len(t.facets), covered, needing, cited_ok,
-                                             cites, supp, rel)
+                                             cites, supp, rel, len(js),
+                                             sum(ARGUE_WEIGHT[f.importance] for f in t.facets), covered_w)
     return out
 
 
@@ -320,4 +397,6 @@ def score_argue(topics_path: str | os.PathLike, judgments_path: str | os.PathLik
     """Score converted ARGUE judgments with the ARGUE metrics, macro and micro."""
     return _score_track(topics_path, judgments_path, runs, argue_counts, ARGUE_METRICS,
                         {"track": "argue", "coverage": "OR: any acceptable answer, AND: every answer",
-                         "needs_citation": "cites or answers a nugget", "unanswered": "0, counted"})
+                         "needs_citation": "cites or answers a nugget",
+                         "sentence_support": "every citation attested", "weights": "vital 2, okay 1",
+                         "unanswered": "0, counted"})

@@ -1,7 +1,11 @@
 """TREC QA definition / "other" questions (2003-2006) and nugget-pyramid votes (seed 002).
 
-The NIST files themselves could not be consulted here (no network), so this reader takes the layout
-the seed papers describe, in plain whitespace-separated lines (docs/formats.md gives examples):
+Two layouts of the runs and their judgments are read. NIST's published one (TREC 2005 QA data,
+``README.list+other.results``): one ``RUN.otherjudged`` file per run (in the folder or its ``other/``
+subfolder) holding, per question, first the run's items ``QID TAG ITEM-NUMBER DOCNO string`` and then
+the nuggets found in them ``QID TAG ITEM-NUMBER NUGGET-NUMBER``. Or the layout the seed papers describe
+(``responses`` + ``judgments`` below). Both with, in plain whitespace-separated lines (docs/formats.md
+gives examples):
 
 - ``questions``: ``QID question or target text`` (``QID`` = ``1`` or series.question ``1.5``);
 - ``nuggets``: the answer key, ``QID NUGGET-ID vital|okay nugget text``;
@@ -26,7 +30,7 @@ from typing import Iterator, NamedTuple
 
 from bolt.submission import Result, read_run, write_run
 from bolt.topics import IMPORTANCES, VOTES_HEADER, Facet, Topic, read_topics, read_votes, write_topics, write_votes
-from evaluation.convert.aquaint import ASSESSOR_PREFIX, iter_items, iter_marks, iter_questions
+from evaluation.convert.aquaint import ASSESSOR_PREFIX, PilotItem, PilotMark, iter_items, iter_marks, iter_questions
 from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, iter_lines, judgment, mark_lines,
                                        one_folder, one_topics_file, write_lines)
 from evaluation.judgments import read_judgments, write_judgments
@@ -75,6 +79,45 @@ def iter_answer_key(path: str | os.PathLike, problems: Problems) -> Iterator[Ans
             problems.error(path, lineno, "nugget-importance", f"importance {imp!r} must be vital or okay", qid)
             continue
         yield AnswerKeyNugget(qid, nid, imp.lower(), body.strip(), lineno)
+
+
+def read_otherjudged(path: str | os.PathLike, problems: Problems) -> tuple[list[PilotItem], list[PilotMark]]:
+    """The items and nugget marks of a NIST ``RUN.otherjudged`` file.
+
+    Item lines ``QID TAG ITEM-NUMBER DOCNO string`` (items numbered 1, 2, ... per question, as NIST
+    counts the strings submitted) and mark lines ``QID TAG ITEM-NUMBER NUGGET-NUMBER`` (nugget NUGGET of
+    the answer key found in that item). A mark takes its item's document.
+    """
+    items: list[PilotItem] = []
+    raw_marks: list[tuple[str, str, int, str, int]] = []
+    last: dict[tuple[str, str], int] = {}
+    for lineno, text in iter_lines(path):
+        if not text.strip():
+            continue
+        fields = text.split(None, 4)
+        if len(fields) < 4 or not QID.match(fields[0]) or not fields[2].isdigit() or int(fields[2]) < 1:
+            problems.error(path, lineno, "otherjudged-fields", "expected 'QID TAG ITEM-NUMBER DOCNO string' (an "
+                           "item) or 'QID TAG ITEM-NUMBER NUGGET-NUMBER' (a nugget found in it); items count from 1")
+            continue
+        qid, run, item = fields[0], fields[1], int(fields[2])
+        if len(fields) == 4 and _NUGGET_ID.match(fields[3]):
+            raw_marks.append((qid, run, item, fields[3], lineno))
+            continue
+        key = (qid, run)
+        if item != last.get(key, 0) + 1:
+            problems.error(path, lineno, "otherjudged-item-number", f"item {item} of run {run} follows item "
+                           f"{last.get(key, 0)}; number the items 1, 2, ... in submitted order", qid)
+            continue
+        last[key] = item
+        items.append(PilotItem(qid, run, item, fields[3], fields[4].strip() if len(fields) > 4 else "", lineno))
+    docs = {(i.qnum, i.run, i.item): i.docid for i in items}
+    marks = [PilotMark(q, r, i, n, docs.get((q, r, i), ""), "", line) for q, r, i, n, line in raw_marks]
+    return items, marks
+
+
+def otherjudged_files(root: Path) -> list[Path]:
+    """The ``*.otherjudged`` files of a folder and of its ``other/`` subfolder (NIST's layout)."""
+    return sorted(root.glob("*.otherjudged")) + sorted((root / "other").glob("*.otherjudged"))
 
 
 def iter_votes(path: str | os.PathLike, problems: Problems) -> tuple[list[str], Iterator[VoteRow]]:
@@ -130,11 +173,13 @@ class Converted:
 
 def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: str = ASSESSOR) -> Converted:
     root = Path(folder)
-    for name in ("questions", "nuggets", "responses", "judgments"):
+    judged = otherjudged_files(root)
+    needed = ("questions", "nuggets") if judged else ("questions", "nuggets", "responses", "judgments")
+    for name in needed:
         if not (root / name).is_file():
             raise ToolkitError(f"no '{name}' file in the folder", file=str(root),
-                               hint="a trec-qa folder holds questions, nuggets, responses, judgments and "
-                                    "optionally votes (docs/formats.md)")
+                               hint="a trec-qa folder holds questions, nuggets and either NIST's RUN.otherjudged "
+                                    "files or responses and judgments, optionally votes (docs/formats.md)")
     problems = Problems()
     questions = {}
     for q in iter_questions(root / "questions", problems):
@@ -153,25 +198,38 @@ def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: s
         else:
             seen[(n.qid, n.nugget)] = n.line
             key[n.qid].append(n)
+    # (file, record) pairs: the seed layout's two files, or NIST's one file per run
+    item_lines: list[tuple[Path, PilotItem]] = []
+    mark_lines_: list[tuple[Path, PilotMark]] = []
+    if judged:
+        for path in judged:
+            its, mks = read_otherjudged(path, problems)
+            item_lines += [(path, i) for i in its]
+            mark_lines_ += [(path, m) for m in mks]
+    else:
+        item_lines = [(root / "responses", i) for i in iter_items(root / "responses", problems, QID)]
+        mark_lines_ = [(root / "judgments", m) for m in iter_marks(root / "judgments", problems, QID)]
     items: dict[str, dict[str, list]] = {}
-    for it in iter_items(root / "responses", problems, QID):
+    item_file: dict[tuple[str, str], Path] = {}
+    for path, it in item_lines:
         if it.qnum not in questions:
-            problems.error(root / "responses", it.line, "item-unknown-question", f"question {it.qnum} is not in "
+            problems.error(path, it.line, "item-unknown-question", f"question {it.qnum} is not in "
                            "questions; add it there", it.qnum)
             continue
         items.setdefault(it.run, {}).setdefault(it.qnum, []).append(it)
+        item_file[(it.run, it.qnum)] = path
     for run, by_q in items.items():
         for qid, its in by_q.items():
-            check_duplicate_texts(root / "responses", {i.item: i.line for i in its}, [i.text for i in its], qid,
+            check_duplicate_texts(item_file[(run, qid)], {i.item: i.line for i in its}, [i.text for i in its], qid,
                                   run, problems)
     marks = defaultdict(list)
-    for mk in iter_marks(root / "judgments", problems, QID):
+    for path, mk in mark_lines_:
         its = items.get(mk.run, {}).get(mk.qnum, [])
         if mk.item > len(its):
-            problems.error(root / "judgments", mk.line, "mark-unknown-item", f"run {mk.run} has {len(its)} item(s) "
+            problems.error(path, mk.line, "mark-unknown-item", f"run {mk.run} has {len(its)} item(s) "
                            f"for question {mk.qnum}, not item {mk.item}; check responses", mk.qnum, mk.item)
         elif (mk.qnum, mk.base) not in seen:
-            problems.error(root / "judgments", mk.line, "mark-unknown-nugget", f"nugget {mk.nugget} is not in the "
+            problems.error(path, mk.line, "mark-unknown-nugget", f"nugget {mk.nugget} is not in the "
                            f"answer key of question {mk.qnum}; use a nugget id of 'nuggets'", mk.qnum, mk.item)
         else:
             marks[(mk.qnum, mk.run, mk.item)].append(mk)
