@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
+from indexing.encoding import MANIFEST_KEY
 from indexing.errors import ToolkitError
 
 FORMAT = "bolt-index/3"  # 2: a passage stores its place in its post unit; 3: one Lucene index per language
@@ -89,6 +90,17 @@ def read_manifest(index_dir: str | os.PathLike) -> dict:
                            hint="rebuild it: 'bolt index PATH... --out DIR --force' (the manifest's 'roots' "
                                 "lists the inputs)")
     return data
+
+
+def recorded_policy(index_dir: str | os.PathLike) -> str | None:
+    """The ``--encoding-errors`` policy an index folder was built with (None: its manifest, or an
+    older one, records none, which means strict)."""
+    try:
+        data = json.loads((Path(index_dir) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    settings = data.get("settings") if isinstance(data, dict) else None
+    return settings.get(MANIFEST_KEY) if isinstance(settings, dict) else None
 
 
 def check_manifest(index_dir: str | os.PathLike) -> list[str]:
