@@ -114,7 +114,7 @@ def open_corpus(paths: Iterable[str | os.PathLike] | str | os.PathLike | None = 
         if not d.is_dir():
             raise ToolkitError(f"no such index folder: {d}", file=str(d),
                                hint="build one with 'bolt index PATH... --out DIR'")
-        policy, note = resolve_policy(encoding_errors, recorded_policy(d), str(d))
+        policy, note = resolve_policy(encoding_errors, [(recorded_policy(d), str(d))])
         return StoreCorpus(ThreadStore(d / FILENAME), encoding_errors=policy, note=note)
     bad = BadThreads()
     policy = encoding_errors or STRICT

@@ -18,6 +18,7 @@ surrogates); ``repair`` then turns each of those into the policy's character.
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from indexing.errors import ToolkitError
 
@@ -71,16 +72,25 @@ def repair(text: str, policy: str) -> tuple[str, int]:
     return text.translate(_TABLES[policy]), n
 
 
-def resolve_policy(given: str | None, recorded: str | None, where: str) -> tuple[str, str | None]:
-    """The policy a command reads with, and a note to show (or None), given what it was told
-    (``given``, None when the option was left out) and what ``where`` (an index folder or a
-    judgments file) records (``recorded``, None when it records none: read as strict).
+def resolve_policy(given: str | None, records: Sequence[tuple[str | None, str]]) -> tuple[str, str | None]:
+    """The policy a command reads with, and a note to show (or None).
 
-    Left out: the recorded policy is used (and a note says so when it is not strict). Given and
-    equal: used. Given and different: a ``ToolkitError`` with the fix, since offsets made from
-    text read one way are only checked rightly against text read the same way.
+    ``given`` is what the command was told (None: the option was left out); ``records`` are
+    ``(policy, where)`` pairs for what earlier files record (an index folder's manifest, a
+    judgments file's header; policy None: that file records none and constrains nothing). Files
+    that record different policies are an error. Left out: the recorded policy is used (a note
+    says so when it is not strict), else strict. Given and equal: used. Given and different: an
+    error with the fix, since offsets made from text read one way are only checked rightly
+    against text read the same way.
     """
-    rec = recorded or STRICT
+    known = [(p, w) for p, w in records if p is not None]
+    for p, w in known[1:]:
+        if p != known[0][0]:
+            raise ToolkitError(f"{known[0][1]} was made with {OPTION} {known[0][0]} but {w} with {p}", file=w,
+                               hint="use files made under one policy (make one of them again)")
+    if not known:
+        return check_policy(given) if given is not None else DEFAULT, None
+    rec, where = known[0]
     if given is None:
         note = None if rec == STRICT else f"reading with {OPTION} {rec}, as recorded in {where}"
         return rec, note

@@ -258,3 +258,106 @@ def test_run_then_validate_a_repaired_thread_under_the_same_policy(lenient_index
     assert main(val + ["--index", str(root / "idx")]) == 0
     assert main(val + ["--index", str(root / "idx"), "--encoding-errors", "strict"]) == 1
     assert "differs from the policy" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- assess and judge: the round trip
+
+UNSAFE = "The river bridge wasn\u2019t safe, the mayor said"  # as cp1252 reads post p2 of DIRTY
+
+
+def _full_topics(root, offset: int):
+    path = root / "full-topics.xml"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<topics>\n<topic number="T1">\n'
+        '  <query>Is the river bridge safe after the flood?</query>\n'
+        '  <description>Whether the river bridge can be used after the flood.</description>\n'
+        '  <facet id="1" importance="vital">\n    <desc>The mayor said the river bridge was not safe.</desc>\n'
+        f'    <nugget post="{DIRTY}" offset="{offset}">{UNSAFE}</nugget>\n  </facet>\n'
+        '</topic>\n</topics>\n', encoding="utf-8")
+    return path
+
+
+def _judge_args(*argv: str):
+    import argparse
+
+    from evaluation.commands import judge
+
+    parser = argparse.ArgumentParser()
+    judge.add_arguments(parser)
+    return parser.parse_args([str(a) for a in argv])
+
+
+def test_offsets_in_a_repaired_thread_round_trip_through_assess_and_judge(lenient_index, tmp_path, capsys):
+    """run -> validate (above) -> assess -> judge, one policy throughout, recorded in the files."""
+    from bolt.cli import main
+    from evaluation.commands.judge import build_session
+    from evaluation.judgments import read_header, read_judgments
+
+    root = lenient_index
+    run = root / "rt-run.xml"
+    assert main(["run", "--index", str(root / "idx"), "--topics", str(root / "topics.xml"), "--out", str(run),
+                 "--system", "bm25-sentences", "--quiet"]) == 0
+    _, dirty = read_threads(root / "coll", encoding_errors="cp1252")[:2]
+    at = dirty.raw.index("The river bridge wasn")
+    topics = _full_topics(tmp_path, at)
+    judged = tmp_path / "auto.jsonl"
+    assess = ["assess", str(run), "--topics", str(topics), "--out", str(judged), "--decision", "overlap",
+              "--no-semantic", "--no-crosslingual", "--quiet", "--json"]
+    assert main(assess + ["--corpus", str(root / "coll")]) == 1  # strict: the cited thread is unreadable
+    assert "--encoding-errors cp1252" in capsys.readouterr().err
+    assert main(assess + ["--corpus", str(root / "coll"), "--encoding-errors", "cp1252"]) == 0
+    capsys.readouterr()
+    assert read_header(judged)["encoding_errors"] == "cp1252"
+    js = {j.bullet: j for j in read_judgments(judged)}
+    unsafe = next(j for j in js.values() if any(s.post == DIRTY and s.offset == at for s in j.sources))
+    assert unsafe.facets == ("1",) and [s.supports for s in unsafe.sources] == [True]
+    assert [s.unit for s in unsafe.sources] == ["p2"]
+    # the index records cp1252 too: the same judgments come from it
+    judged_ix = tmp_path / "auto-ix.jsonl"
+    assert main(assess[:5] + [str(judged_ix)] + assess[6:] + ["--index", str(root / "idx")]) == 0
+    capsys.readouterr()
+    assert [j.facets for j in read_judgments(judged_ix)] == [j.facets for j in read_judgments(judged)]
+
+    # score places citations in posts from the collection: read as the judgments were
+    score = ["score", str(run), "--topics", str(topics), "--judgments", str(judged), "--corpus", str(root / "coll"),
+             "--json"]
+    assert main(score + ["--encoding-errors", "replace"]) == 1
+    assert "differs from the policy" in capsys.readouterr().err
+    assert main(score) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["units"] == "corpus"
+
+    # judge: the machine's judgments were made under cp1252; a different policy is refused with the fix
+    out = tmp_path / "human.jsonl"
+    common = [run, "--topics", topics, "--corpus", root / "coll", "--out", out, "--prefill", judged,
+              "--assessor", "tester"]
+    with pytest.raises(ToolkitError, match="differs from the policy") as e:
+        build_session(_judge_args(*common, "--encoding-errors", "replace"))
+    assert "--encoding-errors cp1252" in e.value.hint
+    session = build_session(_judge_args(*common))  # left out: the judgments' policy, said in a note
+    assert f"reading with --encoding-errors cp1252, as recorded in {judged}" in capsys.readouterr().err
+    view = session.topic_view("T1")
+    item = next(it for it in view["items"] if it["text"].startswith("The river bridge wasn\u2019t"))
+    (src,) = item["sources"]
+    assert src["post"] == "p2"
+    segs = src["segments"]
+    cite = next(i for i, s in enumerate(segs) if s["cite"])
+    assert segs[cite]["t"].startswith(UNSAFE) and segs[cite]["hl"]  # the cited text, lit, at the offset
+    session.save()
+    assert read_header(out)["encoding_errors"] == "cp1252"
+    session.lock_file.close()
+
+
+def test_resolve_policy_rules():
+    from indexing.encoding import resolve_policy
+
+    assert resolve_policy(None, []) == ("strict", None)
+    assert resolve_policy("replace", []) == ("replace", None)
+    assert resolve_policy(None, [(None, "old.jsonl")]) == ("strict", None)  # records none: no constraint
+    assert resolve_policy("cp1252", [(None, "old.jsonl"), ("cp1252", "idx")]) == ("cp1252", None)
+    assert resolve_policy(None, [("strict", "idx")]) == ("strict", None)
+    policy, note = resolve_policy(None, [("cp1252", "idx")])
+    assert policy == "cp1252" and note == "reading with --encoding-errors cp1252, as recorded in idx"
+    with pytest.raises(ToolkitError, match="idx was made with --encoding-errors cp1252 but a.jsonl with replace"):
+        resolve_policy(None, [("cp1252", "idx"), ("replace", "a.jsonl")])
+    with pytest.raises(ToolkitError, match="unknown encoding-errors policy"):
+        resolve_policy("utf-16", [])

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.index).is_dir():
         raise ToolkitError(f"index folder {args.index} does not exist", file=args.index,
                            hint="build one with 'bolt index PATH... --out DIR'")
-    policy, note = resolve_policy(args.encoding_errors, recorded_policy(args.index), args.index)
+    policy, note = resolve_policy(args.encoding_errors, [(recorded_policy(args.index), args.index)])
     if note and not args.quiet:
         print(f"note: {note}", file=sys.stderr)
     topics = read_topics(args.topics)
