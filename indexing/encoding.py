@@ -44,7 +44,8 @@ _TABLES: dict[str, dict[int, str]] = {
     REPLACE: {0xDC00 + b: "\ufffd" for b in range(0x80, 0x100)},
 }
 
-LENIENT_HINT = (f"re-encode the file as UTF-8 (e.g. iconv -f WINDOWS-1252 -t UTF-8), or read it leniently with "
+LENIENT_HINT = (f"re-encode the file as UTF-8 (iconv -f WINDOWS-1252 -t UTF-8 when all of it is Windows-1252), or read it "
+                f"leniently with "
                 f"{OPTION} cp1252 (each bad byte as its Windows-1252 character) or {OPTION} replace (as U+FFFD); "
                 "see docs/corpus.md")
 

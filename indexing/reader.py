@@ -98,7 +98,9 @@ class BadThreads:
         self.repaired: list[Repair] = []
         self.duplicates: list[Duplicate] = []
         self.policy = STRICT
-        self._seen: dict[str, tuple[str, int, int, int]] = {}  # id -> (file, line, length, hash of the <doc>)
+        self._seen: dict[str, tuple[str, int, tuple[int, int]]] = {}  # id -> (stream, line, _sketch)
+        self._files: dict[str, Path] = {}  # stream name -> the file it comes from
+        self._hashes: dict[str, dict[int, int]] = {}  # stream name -> line -> full hash (read again)
 
     def add(self, error: CorpusError) -> None:
         self.errors.append(error)
@@ -126,20 +128,52 @@ class BadThreads:
     def admit(self, thread: Thread) -> bool:
         """True for a thread id not met before; False (noted in ``duplicates``) for an identical
         copy of an earlier thread; a ``CorpusError`` naming both places when the contents differ.
-        Contents are compared from ``<doc`` on (an XML declaration before it is no content)."""
-        head = thread.raw.find("<doc") if not thread.raw.startswith("<doc") else 0
-        doc = thread.raw[head:] if head > 0 else thread.raw
-        key = (len(doc), hash(doc))
+        Contents are compared from ``<doc`` on (an XML declaration before it is no content).
+
+        Hashing every thread would cost a fifth of the reader's speed, so a thread is remembered
+        by its length and the ends of its text only; a repeat that matches them is compared in
+        full against the first copy, read again from its file (each such file once).
+        """
+        doc = _doc_part(thread.raw)
         first = self._seen.get(thread.id)
         if first is None:
-            self._seen[thread.id] = (thread.path, thread.line, *key)
+            self._seen[thread.id] = (thread.path, thread.line, _sketch(doc))
             return True
-        if first[2:] == key:
-            self.duplicates.append(Duplicate(thread.id, thread.path, thread.line, first[0], first[1]))
+        path, line, sketch = first
+        if sketch == _sketch(doc) and self._full_hashes(path).get(line) == hash(doc):
+            self.duplicates.append(Duplicate(thread.id, thread.path, thread.line, path, line))
             return False
-        raise CorpusError(f"id repeated with different contents (first copy at {first[0]}:{first[1]})",
+        raise CorpusError(f"id repeated with different contents (first copy at {path}:{line})",
                           file=thread.path, line=thread.line, thread=thread.id,
                           hint="keep one copy, or give the two threads different ids")
+
+    def opened(self, name: str, file: Path) -> None:
+        """Note that stream ``name`` (a file, or ``archive.zip/member``) comes from ``file``."""
+        self._files[name] = file
+
+    def _full_hashes(self, name: str) -> dict[int, int]:
+        """Line -> hash of the text from ``<doc`` on, of every thread of stream ``name``, read again."""
+        hashes = self._hashes.get(name)
+        if hashes is None:
+            hashes = self._hashes[name] = {}
+            file = self._files.get(name)
+            for stream, opener in _open_streams(file) if file is not None else ():
+                if stream == name:
+                    with opener() as fh:
+                        for item in split_docs(iter_chunks(fh), name, self.policy):
+                            if isinstance(item, RawDoc):
+                                hashes[item.line] = hash(_doc_part(item.raw))
+        return hashes
+
+
+def _doc_part(raw: str) -> str:
+    """A thread's text from ``<doc`` on (without an XML declaration before it)."""
+    return raw if raw.startswith("<doc") else raw[max(raw.find("<doc"), 0):]
+
+
+def _sketch(doc: str) -> tuple[int, int]:
+    """Cheap: equal texts have equal sketches (length and the hash of both ends)."""
+    return len(doc), hash(doc[:200] + doc[-200:])
 
 
 class RawDoc(NamedTuple):
@@ -577,6 +611,7 @@ def iter_threads(paths: PathLike | Iterable[PathLike], *, lang: str | None = Non
     for file in iter_source_files(paths):
         try:
             for name, opener in _open_streams(file):
+                bad.opened(name, file)
                 yield from _iter_stream(name, opener, lang, skip_bad, bad, encoding_errors)
         except CorpusError as exc:
             if not skip_bad:

@@ -158,6 +158,27 @@ def test_different_contents_under_one_id_name_both_places(tmp_path):
     assert [t.id for t in kept] == [CLEAN, DIRTY] and len(bad) == 1
 
 
+def test_a_repeat_differing_only_inside_a_long_thread_is_found(tmp_path):
+    """Equal length and equal ends are not enough: the first copy (here in a gzip file) is compared in full."""
+    import gzip
+
+    body = b" ".join(b"word%d" % i for i in range(600))
+    long_doc = thread_bytes(CLEAN, [body, b"short reply"])
+    changed = long_doc.replace(b"word300 ", b"WORD300 ")
+    assert len(changed) == len(long_doc)
+    first = tmp_path / "a.xml.gz"
+    first.write_bytes(gzip.compress(DIRTY_DOC + long_doc))
+    (tmp_path / "same.xml").write_bytes(long_doc)
+    (tmp_path / "changed.xml").write_bytes(changed)
+    bad = BadThreads()
+    assert [t.id for t in read_threads([first, tmp_path / "same.xml"], encoding_errors="cp1252", bad=bad)] == \
+        [DIRTY, CLEAN]
+    assert [(d.file, d.first_file, d.first_line) for d in bad.duplicates] == \
+        [(str(tmp_path / "same.xml"), str(first), DIRTY_DOC.count(b"\n") + 1)]
+    with pytest.raises(CorpusError, match="different contents"):
+        read_threads([first, tmp_path / "changed.xml"], encoding_errors="cp1252")
+
+
 def test_corpus_stats_counts_both_faults(tmp_path, capsys):
     from bolt.cli import main
 
