@@ -457,13 +457,15 @@ def report(topics: Sequence[Any], table: StatsTable, metrics: Sequence[Metric], 
 
 # ---------------------------------------------------------------------------------- the library call
 
-def unit_resolver(corpus: Sequence[str] | None = None, index: str | None = None) -> tuple[UnitResolver | None, str]:
-    """(thread, offset) -> post id from a collection or an index, and the ``units`` setting it gives."""
+def unit_resolver(corpus: Sequence[str] | None = None, index: str | None = None,
+                  encoding_errors: str | None = None) -> tuple[UnitResolver | None, str]:
+    """(thread, offset) -> post id from a collection or an index (read under ``encoding_errors``,
+    ``indexing.corpus.open_corpus``), and the ``units`` setting it gives."""
     if not (corpus or index):
         return None, "judgments-or-offset"
     from indexing.corpus import open_corpus
 
-    opened = open_corpus(paths=corpus, index_dir=index)
+    opened = open_corpus(paths=corpus, index_dir=index, encoding_errors=encoding_errors)
     return functools.partial(post_id_at, opened), "corpus"
 
 
@@ -485,13 +487,15 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
           err_denominator: str = "residual", avg_nugget_words: float | None = None,
           votes: str | os.PathLike | None = None, holistic: str | os.PathLike | None = None,
           corpus: Sequence[str] | None = None, index: str | None = None,
-          series_types: str | os.PathLike | None = None, also: Sequence[Metric | str] = ()) -> ScoreReport:
+          series_types: str | os.PathLike | None = None, also: Sequence[Metric | str] = (),
+          encoding_errors: str | None = None) -> ScoreReport:
     """Score runs from judgments: the library form of ``bolt score`` (same settings, same report).
 
     ``runs``: submission paths or ``bolt.submission.Run`` records; ``topics``: a topics path or
     ``Topic`` records; ``judgments``: judgments paths or ``JudgmentSet`` records. Files are hashed
     into the settings; records given directly are not (their ``sha256`` settings are None).
     ``also`` adds metrics (objects or reprs): ``also=["nugget_F(beta=5)"]`` reports both F's.
+    ``encoding_errors`` is how ``corpus`` files are read (``indexing.encoding``).
     """
     from bolt.submission import read_run
     from bolt.topics import read_topics, read_votes
@@ -503,7 +507,7 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
     sets = [load_judgments(j) if isinstance(j, (str, os.PathLike)) else j for j in judgments]
     vote_table = read_votes(votes) if votes else None
     hol = read_holistic(holistic) if holistic else None
-    unit_of, units = unit_resolver(corpus, index)
+    unit_of, units = unit_resolver(corpus, index, encoding_errors)
     metrics = choose_metrics(beta=beta, err_denominator=err_denominator, votes=vote_table is not None,
                              holistic_file=hol is not None, also=also)
     table = build_stats(topic_records, run_records, sets, avg_nugget_words=avg_nugget_words, votes=vote_table,

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
+from indexing.encoding import MANIFEST_KEY, STRICT
 from indexing.errors import ToolkitError
 
 FORMAT = "bolt-index/3"  # 2: a passage stores its place in its post unit; 3: one Lucene index per language
@@ -89,6 +90,17 @@ def read_manifest(index_dir: str | os.PathLike) -> dict:
                            hint="rebuild it: 'bolt index PATH... --out DIR --force' (the manifest's 'roots' "
                                 "lists the inputs)")
     return data
+
+
+def recorded_policy(index_dir: str | os.PathLike) -> str:
+    """The ``--encoding-errors`` policy an index folder was built with (strict when its manifest,
+    made before the option existed, or missing, records none: the reader was strict then)."""
+    try:
+        data = json.loads((Path(index_dir) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return STRICT
+    settings = data.get("settings") if isinstance(data, dict) else None
+    return settings.get(MANIFEST_KEY, STRICT) if isinstance(settings, dict) else STRICT
 
 
 def check_manifest(index_dir: str | os.PathLike) -> list[str]:

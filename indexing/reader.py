@@ -33,6 +33,7 @@ from typing import BinaryIO, Callable, Iterable, Iterator, NamedTuple, Union
 
 from lxml import etree
 
+from indexing.encoding import BAD_BYTE, LENIENT_HINT, STRICT, bad_byte, check_policy, repair
 from indexing.errors import CorpusError, ToolkitError
 from indexing.lang import UNKNOWN, lang_of
 from indexing.markup import (_ATTR, _DOC_ID, _DTD, _REF, _cut_posts, _fast_posts, _ref_char, scan_posts)
@@ -45,7 +46,7 @@ THREAD_SUFFIXES = (".xml", ".xml.gz", ".zip")
 
 _DOC_OPEN = re.compile(r"<doc[\s>/]")
 _DOC_CLOSE = "</doc>"
-_BAD_UTF8 = re.compile("[\udc80-\udcff]")  # bytes that were not UTF-8 (kept by surrogateescape)
+_POST_ID = re.compile(r"""<post\b[^>]*?\bid\s*=\s*["']([^"']*)["']""")
 _GAP_OK = re.compile(r"(?:\s+|<!--.*?-->|<\?xml[^>]*\?>|\ufeff)*", re.S)
 # a thread whose posts ``find_posts`` can find: <post> children only, none nested (a nested <doc>
 # cannot reach here: the splitter cuts at the first </doc>, which leaves the outer one unclosed)
@@ -57,11 +58,49 @@ _HEAD_OK = re.compile(r"""<doc((?:\s+[^\s=<>/"']+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)
 _TAIL_OK = re.compile(r"[^<]*</doc>[ \t\r\n]*")
 
 
+class Repair(NamedTuple):
+    """A thread read leniently: ``bytes`` bytes that were not UTF-8 each became one character."""
+
+    file: str
+    line: int
+    thread: str | None
+    bytes: int
+
+    def message(self, policy: str) -> str:
+        return (f"{self.file}:{self.line}: thread {self.thread}: {self.bytes} byte{'s' * (self.bytes != 1)} "
+                f"not UTF-8, read as {policy} (one character each)")
+
+
+class Duplicate(NamedTuple):
+    """A thread whose id and contents repeat an earlier one; only the first copy is read."""
+
+    thread: str
+    file: str
+    line: int
+    first_file: str
+    first_line: int
+
+    def message(self) -> str:
+        return (f"{self.file}:{self.line}: thread {self.thread}: identical copy of the thread at "
+                f"{self.first_file}:{self.first_line}; read once")
+
+
 class BadThreads:
-    """What ``skip_bad`` skipped: one ``CorpusError`` per thread (or unreadable file rest)."""
+    """What the reader skipped, repaired or dropped while reading: one ``CorpusError`` per thread
+    (or unreadable file rest) skipped with ``skip_bad`` (``errors``), one ``Repair`` per thread read
+    under a lenient ``encoding_errors`` policy (``repaired``), one ``Duplicate`` per identical
+    repeated thread (``duplicates``). Pass the same object to several ``iter_threads`` calls and
+    a thread repeated across them is noticed too. ``len`` and iteration are over ``errors``.
+    """
 
     def __init__(self) -> None:
         self.errors: list[CorpusError] = []
+        self.repaired: list[Repair] = []
+        self.duplicates: list[Duplicate] = []
+        self.policy = STRICT
+        self._seen: dict[str, tuple[str, int, tuple[int, int]]] = {}  # id -> (stream, line, _sketch)
+        self._files: dict[str, Path] = {}  # stream name -> the file it comes from
+        self._hashes: dict[str, dict[int, int]] = {}  # stream name -> line -> full hash (read again)
 
     def add(self, error: CorpusError) -> None:
         self.errors.append(error)
@@ -76,12 +115,74 @@ class BadThreads:
         """One line per skipped item, in the CLI's ``file:line: thread ...: message; hint`` form."""
         return [str(e) for e in self.errors]
 
+    def warnings(self) -> list[str]:
+        """One line per repaired thread and per identical repeat dropped (the CLI prints them)."""
+        return [r.message(self.policy) for r in self.repaired] + [d.message() for d in self.duplicates]
+
+    def counts(self) -> dict:
+        """The read's faults as counts (``bolt corpus stats`` and an index manifest's ``read``)."""
+        return {"encoding_errors": self.policy, "threads_repaired": len(self.repaired),
+                "bad_bytes": sum(r.bytes for r in self.repaired),
+                "duplicates_read_once": len(self.duplicates), "skipped": len(self.errors)}
+
+    def admit(self, thread: Thread) -> bool:
+        """True for a thread id not met before; False (noted in ``duplicates``) for an identical
+        copy of an earlier thread; a ``CorpusError`` naming both places when the contents differ.
+        Contents are compared from ``<doc`` on (an XML declaration before it is no content).
+
+        Hashing every thread would cost a fifth of the reader's speed, so a thread is remembered
+        by its length and the ends of its text only; a repeat that matches them is compared in
+        full against the first copy, read again from its file (each such file once).
+        """
+        doc = _doc_part(thread.raw)
+        first = self._seen.get(thread.id)
+        if first is None:
+            self._seen[thread.id] = (thread.path, thread.line, _sketch(doc))
+            return True
+        path, line, sketch = first
+        if sketch == _sketch(doc) and self._full_hashes(path).get(line) == hash(doc):
+            self.duplicates.append(Duplicate(thread.id, thread.path, thread.line, path, line))
+            return False
+        raise CorpusError(f"id repeated with different contents (first copy at {path}:{line})",
+                          file=thread.path, line=thread.line, thread=thread.id,
+                          hint="keep one copy, or give the two threads different ids")
+
+    def opened(self, name: str, file: Path) -> None:
+        """Note that stream ``name`` (a file, or ``archive.zip/member``) comes from ``file``."""
+        self._files[name] = file
+
+    def _full_hashes(self, name: str) -> dict[int, int]:
+        """Line -> hash of the text from ``<doc`` on, of every thread of stream ``name``, read again."""
+        hashes = self._hashes.get(name)
+        if hashes is None:
+            hashes = self._hashes[name] = {}
+            file = self._files.get(name)
+            for stream, opener in _open_streams(file) if file is not None else ():
+                if stream == name:
+                    with opener() as fh:
+                        for item in split_docs(iter_chunks(fh), name, self.policy):
+                            if isinstance(item, RawDoc):
+                                hashes[item.line] = hash(_doc_part(item.raw))
+        return hashes
+
+
+def _doc_part(raw: str) -> str:
+    """A thread's text from ``<doc`` on (without an XML declaration before it)."""
+    return raw if raw.startswith("<doc") else raw[max(raw.find("<doc"), 0):]
+
+
+def _sketch(doc: str) -> tuple[int, int]:
+    """Cheap: equal texts have equal sketches (length and the hash of both ends)."""
+    return len(doc), hash(doc[:200] + doc[-200:])
+
 
 class RawDoc(NamedTuple):
-    """One ``<doc>`` cut from a file: its raw text and the source line of ``raw[0]``."""
+    """One ``<doc>`` cut from a file: its raw text, the source line of ``raw[0]``, and how many
+    bytes that were not UTF-8 a lenient policy repaired in it."""
 
     raw: str
     line: int
+    repaired: int = 0
 
 
 # --------------------------------------------------------------------------- sources
@@ -209,8 +310,17 @@ def _next_doc_open(buf: str, start: int, end: int):
     return None
 
 
-def split_docs(chunks: Iterable[bytes], path: str) -> Iterator[RawDoc | CorpusError]:
+def _repaired_doc(raw: str, line: int, policy: str) -> RawDoc:
+    text, n = repair(raw, policy)
+    return RawDoc(text, line, n)
+
+
+def split_docs(chunks: Iterable[bytes], path: str, encoding_errors: str = STRICT) -> Iterator[RawDoc | CorpusError]:
     """Cut a byte stream into raw ``<doc>`` texts, streaming; problems are yielded, not raised.
+
+    Bytes that are not UTF-8 make a thread an error under ``encoding_errors="strict"``, naming the
+    byte, its offset in the file, the post and the lenient policies; under ``"replace"`` or
+    ``"cp1252"`` each such byte becomes one character (``indexing.encoding``).
 
     A yielded ``CorpusError`` describes text that could not be cut into a thread (an unclosed
     ``<doc>``, text outside any ``<doc>``, invalid UTF-8, a truncated stream); the splitter then
@@ -313,13 +423,17 @@ def split_docs(chunks: Iterable[bytes], path: str) -> Iterator[RawDoc | CorpusEr
             advance(ms.start() if ms is not None else len(buf))
             continue
         end += len(_DOC_CLOSE)
-        bad = _BAD_UTF8.search(buf, pos, end) if dirty else None
-        if bad is not None:
-            at_byte = byte + len(buf[:bad.start()].encode("utf-8", "surrogateescape"))
-            yield err(f"invalid UTF-8 byte 0x{ord(bad.group()) - 0xDC00:02X} at byte {at_byte}", bad.start(),
-                      "the file must be UTF-8; re-encode it (e.g. iconv -t UTF-8)", tid)
-        else:
+        bad = BAD_BYTE.search(buf, pos, end) if dirty else None
+        if bad is None:
             yield RawDoc(buf[pos:end], line)
+        elif encoding_errors != STRICT:
+            yield _repaired_doc(buf[pos:end], line, encoding_errors)
+        else:
+            at_byte = byte + len(buf[:bad.start()].encode("utf-8", "surrogateescape"))
+            posts = _POST_ID.findall(buf, pos, bad.start())
+            where = f"in post {posts[-1]}" if posts else "before the first post"
+            yield err(f"invalid UTF-8 byte 0x{bad_byte(bad.group()):02X} at byte {at_byte} of the file ({where})",
+                      bad.start(), LENIENT_HINT, tid)
         advance(end)
 
 
@@ -357,10 +471,10 @@ def parse_thread_text(raw: str, *, path: str, line: int = 1, lang: str | None = 
     try:
         data = raw.encode("utf-8")
     except UnicodeEncodeError as exc:
-        bad = _BAD_UTF8.search(raw)
+        bad = BAD_BYTE.search(raw)
         at = bad.start() if bad else exc.start
         raise fail(f"invalid UTF-8 byte 0x{ord(raw[at]) - 0xDC00:02X}" if bad else "invalid character", at,
-                   "the file must be UTF-8; re-encode it (e.g. iconv -t UTF-8)") from None
+                   LENIENT_HINT) from None
     if prolog > 0 and "<!" in raw[:prolog] and _DTD.search(raw, 0, prolog):  # only a prolog can hold a DTD
         raise fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)",
                    _DTD.search(raw, 0, prolog).start(), "remove the declaration; thread files need none")
@@ -477,20 +591,28 @@ def _parser() -> "etree.XMLParser":
 
 
 def iter_threads(paths: PathLike | Iterable[PathLike], *, lang: str | None = None, skip_bad: bool = False,
-                 bad: BadThreads | None = None) -> Iterator[Thread]:
+                 bad: BadThreads | None = None, encoding_errors: str = STRICT) -> Iterator[Thread]:
     """Stream the threads of files, zip archives and folders, in order.
 
     By default the first bad thread raises ``CorpusError`` (file, line, thread, hint). With
     ``skip_bad=True`` a bad thread is skipped and recorded in ``bad`` (pass a ``BadThreads`` to
     see them), and reading goes on with the next thread; a truncated compressed stream loses
     only what follows the break. ``lang`` overrides the language of every thread.
+
+    ``encoding_errors`` (``indexing.encoding``): ``"strict"`` makes bytes that are not UTF-8 an
+    error; ``"replace"`` and ``"cp1252"`` read each as one character (noted in ``bad.repaired``).
+    A thread whose id was met before is read once when its contents are the same (noted in
+    ``bad.duplicates``) and is an error naming both places when they differ.
     """
+    check_policy(encoding_errors)
     if bad is None:
         bad = BadThreads()
+    bad.policy = encoding_errors
     for file in iter_source_files(paths):
         try:
             for name, opener in _open_streams(file):
-                yield from _iter_stream(name, opener, lang, skip_bad, bad)
+                bad.opened(name, file)
+                yield from _iter_stream(name, opener, lang, skip_bad, bad, encoding_errors)
         except CorpusError as exc:
             if not skip_bad:
                 raise
@@ -503,20 +625,28 @@ def iter_threads(paths: PathLike | Iterable[PathLike], *, lang: str | None = Non
 
 
 def _iter_stream(name: str, opener: Callable[[], BinaryIO], lang: str | None, skip_bad: bool,
-                 bad: BadThreads) -> Iterator[Thread]:
+                 bad: BadThreads, encoding_errors: str) -> Iterator[Thread]:
     with opener() as stream:
-        for item in split_docs(iter_chunks(stream), name):
+        for item in split_docs(iter_chunks(stream), name, encoding_errors):
             if isinstance(item, CorpusError):
                 if not skip_bad:
                     raise item
                 bad.add(item)
                 continue
             for result in _parse_raw_doc(item, name, lang):
+                if not isinstance(result, CorpusError):
+                    try:
+                        if not bad.admit(result):
+                            continue
+                    except CorpusError as exc:
+                        result = exc
                 if isinstance(result, CorpusError):
                     if not skip_bad:
                         raise result
                     bad.add(result)
                 else:
+                    if item.repaired:
+                        bad.repaired.append(Repair(name, result.line, result.id, item.repaired))
                     yield result
 
 

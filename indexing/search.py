@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from indexing.analysis import AnalysisConfig
+from indexing.encoding import MANIFEST_KEY, STRICT
 from indexing.errors import RuntimeUnavailable, ToolkitError
 from indexing.manifest import (MANIFEST, describe_inputs, make_manifest, read_manifest,
                                write_json_atomic)
@@ -54,34 +55,37 @@ class Hit(NamedTuple):
 
 def build_index(paths, out, backend: str = "lucene", force: bool = False, progress: bool = True,
                 lang: str | None = None, skip_bad: bool = False, *,
-                analysis: AnalysisConfig = AnalysisConfig(), units: UnitConfig = UnitConfig()) -> dict:
+                analysis: AnalysisConfig = AnalysisConfig(), units: UnitConfig = UnitConfig(),
+                encoding_errors: str = STRICT) -> dict:
     """Read ``paths`` and build an index folder at ``out``; returns the manifest.
 
     Built beside the target (``<out>.tmp-<pid>``) and swapped in at the end, so an interrupted
     build leaves any previous index whole. Refuses to replace an existing index unless ``force``.
+    ``encoding_errors`` (``indexing.encoding``) is how bytes that are not UTF-8 are read; it is
+    recorded in the manifest's settings (the stored threads hold the repaired text), with the
+    reader's warnings (repaired threads, identical repeats read once) under ``warnings``.
     """
     from indexing.reader import BadThreads, iter_threads
 
     paths = [str(p) for p in paths]
     inputs = describe_inputs(paths)
     bad = BadThreads()
-    threads = iter_threads(paths, lang=lang, skip_bad=skip_bad, bad=bad)
+    threads = iter_threads(paths, lang=lang, skip_bad=skip_bad, bad=bad, encoding_errors=encoding_errors)
     manifest = build_from_threads(threads, out, backend=backend, force=force, progress=progress,
                                   analysis=analysis, units=units,
                                   inputs=inputs, roots=[str(Path(p).resolve()) for p in paths],
-                                  bad_report=lambda: _bad_strings(bad))
+                                  bad_report=bad.messages, read_log=bad)
     return manifest
-
-
-def _bad_strings(bad) -> list[str]:
-    return bad.messages()
 
 
 def build_from_threads(threads: Iterable, out, *, backend: str = "lucene", force: bool = False,
                        progress: bool = False, analysis: AnalysisConfig = AnalysisConfig(),
                        units: UnitConfig = UnitConfig(), inputs: list[dict] | None = None,
-                       roots: list[str] | None = None, bad_report=None) -> dict:
-    """Build an index folder from ``Thread`` records (the reader's, or parsed in memory)."""
+                       roots: list[str] | None = None, bad_report=None, read_log=None) -> dict:
+    """Build an index folder from ``Thread`` records (the reader's, or parsed in memory).
+
+    ``read_log`` is the reader's ``BadThreads`` when the threads come from ``iter_threads``: its
+    policy and counts go into the manifest once every thread is read."""
     if backend not in BACKENDS:
         raise ToolkitError(f"unknown backend {backend!r}", hint=f"choose one of {', '.join(BACKENDS)}")
     out = Path(out)
@@ -96,11 +100,16 @@ def build_from_threads(threads: Iterable, out, *, backend: str = "lucene", force
         if not counts:
             raise ToolkitError("no threads were read, so there is nothing to index",
                                hint="give .xml, .xml.gz or .zip files (or folders) of LDC forum threads")
+        settings = {"analysis": repr(analysis), "units": repr(units),
+                    MANIFEST_KEY: read_log.policy if read_log is not None else STRICT}
         manifest = make_manifest(backend=backend, roots=roots or [], inputs=inputs or [],
-                                 settings={"analysis": repr(analysis), "units": repr(units)},
+                                 settings=settings,
                                  counts=counts, bad=(bad_report() if bad_report else [])
                                  + [f"thread {t}: repeated thread id; only its first copy is indexed"
                                     for t in duplicates])
+        if read_log is not None:
+            manifest["read"] = read_log.counts()
+            manifest["warnings"] = read_log.warnings()
         write_json_atomic(tmp / MANIFEST, manifest)
         _swap(tmp, out)
     except BaseException:

@@ -27,7 +27,9 @@ def test_stats_json(files, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out == {"threads": 2, "posts": 3, "quotes": 2,
                    "by_lang": {"cmn": {"threads": 1, "posts": 1}, "eng": {"threads": 1, "posts": 2}},
-                   "errors": []}
+                   "errors": [], "warnings": [],
+                   "read": {"encoding_errors": "strict", "threads_repaired": 0, "bad_bytes": 0,
+                            "duplicates_read_once": 0, "skipped": 0}}
 
 
 def test_stats_stops_at_a_bad_thread_by_default(files, capsys):

@@ -362,7 +362,7 @@ def test_manifest_records_inputs_settings_versions(lucene_dir, collection):
     assert m["backend"] == "lucene"
     assert sorted(Path(e["path"]).name for e in m["inputs"]) == ["arz.xml", "cmn.xml", "eng.xml"]
     assert all(len(e["sha256"]) == 64 and e["size"] > 0 for e in m["inputs"])
-    assert m["settings"] == {"analysis": "AnalysisConfig()", "units": "UnitConfig()"}
+    assert m["settings"] == {"analysis": "AnalysisConfig()", "units": "UnitConfig()", "encoding_errors": "strict"}
     assert m["versions"]["pyserini"] == "1.6.0"
     assert m["counts"]["eng"]["threads"] == 2 and m["counts"]["cmn"]["posts"] == 3
     assert (lucene_dir / "threads.sqlite").is_file()

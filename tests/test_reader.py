@@ -272,7 +272,8 @@ def test_bad_thread_is_reported_and_skipped(tmp_path, broken, line, words):
 
 
 def test_invalid_utf8_names_byte_and_line(tmp_path):
-    data = GOOD.encode() + b'<doc id="bolt-eng-DF-9-9-9">\n<post id="p1">\nbad \xff byte\n</post>\n</doc>\n' + GOOD.encode()
+    data = GOOD.encode() + b'<doc id="bolt-eng-DF-9-9-9">\n<post id="p1">\nbad \xff byte\n</post>\n</doc>\n' \
+        + GOOD.replace("0-0-1", "0-0-2").encode()
     err, kept, bad = _bad(tmp_path, data)
     at = data.index(b"\xff")
     assert "invalid UTF-8 byte 0xFF" in str(err) and f"at byte {at}" in str(err)

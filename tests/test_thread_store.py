@@ -103,9 +103,16 @@ def test_open_corpus_errors(tmp_path, corpus_file):
     assert len(c) == 2 and len(c.bad) == 1 and c.bad.errors[0].thread == "bolt-eng-DF-9"
 
 
-def test_duplicate_ids_keep_the_first(tmp_path, corpus_file):
+def test_identical_repeats_read_once_and_different_ones_refused(tmp_path, corpus_file):
+    same = tmp_path / "same.xml"
+    same.write_bytes(corpus_file.read_bytes())
+    c = open_corpus([corpus_file, same])
+    assert len(c) == 2 and c.duplicates == ["bolt-eng-DF-1-2-3", "CMN_DF_000181_20141021_X"]
+    assert [d.first_file for d in c.bad.duplicates] == [str(corpus_file)] * 2
     other = tmp_path / "again.xml"
     other.write_bytes(DOCS.replace("first &lt;post&gt;", "changed").encode())
-    c = open_corpus([corpus_file, other])
-    assert len(c) == 2 and c.duplicates == ["bolt-eng-DF-1-2-3", "CMN_DF_000181_20141021_X"]
-    assert "first <post>" in c.get("bolt-eng-DF-1-2-3").text_at(0 + c.get("bolt-eng-DF-1-2-3").posts[0].start)
+    with pytest.raises(CorpusError, match="different contents") as e:
+        open_corpus([corpus_file, other])
+    assert e.value.file == str(other) and e.value.thread == "bolt-eng-DF-1-2-3" and f"{corpus_file}:" in str(e.value)
+
+

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from bolt.commands.encoding_option import add_encoding_option
 from bolt.exit_codes import SUCCESS
 from bolt.help_format import DefaultsHelpFormatter
 
@@ -23,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     st.add_argument("--skip-bad", action="store_true",
                     help="skip unreadable threads, count them and list them at the end (default: stop at the first)")
     st.add_argument("--lang", default=None, help="language of every thread (default: read from each thread id)")
+    add_encoding_option(st)
     sh = sub.add_parser("show", help="the post holding an offset, and the decoded text from there",
                         formatter_class=DefaultsHelpFormatter)
     sh.add_argument("paths", nargs="*", metavar="PATH", help="thread files (.xml, .xml.gz, .zip) or folders")
@@ -31,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sh.add_argument("--offset", required=True, type=int, help="raw code-point offset into the thread's XML")
     sh.add_argument("--json", action="store_true", help="print one JSON document")
     sh.add_argument("--skip-bad", action="store_true", help="skip unreadable threads while looking")
+    add_encoding_option(sh)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,16 +48,18 @@ def run(args: argparse.Namespace) -> int:
 def _stats(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    from indexing.encoding import STRICT
     from indexing.reader import BadThreads, iter_source_files, iter_threads
 
     files = list(iter_source_files(args.paths))
-    bad = BadThreads()
+    bad = BadThreads()  # one log over all files, so a thread repeated across files is noticed too
     threads = posts = quotes = 0
     by_lang: dict[str, dict[str, int]] = {}
     bar = tqdm(files, desc="reading", unit="file", file=sys.stderr,
                disable=len(files) < 2 or not sys.stderr.isatty())
     for f in bar:
-        for t in iter_threads(f, lang=args.lang, skip_bad=args.skip_bad, bad=bad):
+        for t in iter_threads(f, lang=args.lang, skip_bad=args.skip_bad, bad=bad,
+                              encoding_errors=args.encoding_errors or STRICT):
             threads += 1
             posts += len(t.posts)
             quotes += t.quotes
@@ -62,9 +67,12 @@ def _stats(args: argparse.Namespace) -> int:
             d["threads"] += 1
             d["posts"] += len(t.posts)
     result = {"threads": threads, "posts": posts, "quotes": quotes,
-              "by_lang": dict(sorted(by_lang.items())), "errors": bad.messages()}
+              "by_lang": dict(sorted(by_lang.items())), "errors": bad.messages(),
+              "read": bad.counts(), "warnings": bad.warnings()}
     for msg in bad.messages():
         print(f"warning: skipped: {msg}", file=sys.stderr)
+    for msg in bad.warnings():
+        print(f"warning: {msg}", file=sys.stderr)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return SUCCESS
@@ -79,7 +87,10 @@ def _stats(args: argparse.Namespace) -> int:
     table.add_row("all", str(threads), str(posts), style="bold")
     console = Console()
     console.print(table)
-    console.print(f"quotes: {quotes}; skipped threads: {len(bad)}")
+    read = result["read"]
+    console.print(f"quotes: {quotes}; skipped threads: {len(bad)}; read with --encoding-errors "
+                  f"{read['encoding_errors']}: {read['threads_repaired']} threads repaired ({read['bad_bytes']} bytes "
+                  f"not UTF-8); identical repeated threads read once: {read['duplicates_read_once']}")
     return SUCCESS
 
 
@@ -87,19 +98,24 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _find_thread(args: argparse.Namespace):
+    from bolt.commands.encoding_option import report_read
     from indexing.errors import ToolkitError
 
     if args.index:
         from indexing.corpus import open_corpus
 
-        thread = open_corpus(index_dir=args.index).get(args.post)
+        corpus = open_corpus(index_dir=args.index, encoding_errors=args.encoding_errors)
+        report_read(corpus)
+        thread = corpus.get(args.post)
         where = args.index
     else:
         if not args.paths:
             raise ToolkitError("no corpus given", hint="give thread files or folders, or --index DIR")
+        from indexing.encoding import STRICT
         from indexing.reader import BadThreads, iter_threads
 
-        thread = next((t for t in iter_threads(args.paths, skip_bad=args.skip_bad, bad=BadThreads())
+        thread = next((t for t in iter_threads(args.paths, skip_bad=args.skip_bad, bad=BadThreads(),
+                                               encoding_errors=args.encoding_errors or STRICT)
                        if t.id == args.post), None)
         where = " ".join(args.paths)
     if thread is None:

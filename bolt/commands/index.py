@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from bolt.commands.encoding_option import add_encoding_option
 from bolt.exit_codes import INVALID, SUCCESS, USAGE
 
 
@@ -22,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", choices=("eng", "arz", "cmn"), help="override the language of every thread")
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip unreadable threads (reported as warnings) instead of stopping at the first")
+    add_encoding_option(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--check", metavar="DIR", help="verify an index's manifest against its inputs, then exit")
     parser.add_argument("--json", action="store_true", help="print the manifest (or the check result) as JSON")
@@ -33,12 +35,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.paths or not args.out:
         print("error: give PATH... and --out DIR (or --check DIR); see 'bolt index --help'", file=sys.stderr)
         return USAGE
+    from indexing.encoding import STRICT
     from indexing.search import build_index
 
     manifest = build_index(args.paths, args.out, backend=args.backend, force=args.force,
                            progress=not args.no_progress and not args.json, lang=args.lang,
-                           skip_bad=args.skip_bad)
-    for line in manifest["bad"]:
+                           skip_bad=args.skip_bad, encoding_errors=args.encoding_errors or STRICT)
+    for line in manifest["bad"] + manifest["warnings"]:
         print(f"warning: {line}", file=sys.stderr)
     if args.json:
         print(json.dumps(manifest, indent=2, ensure_ascii=False))
@@ -49,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
               f"{c['post_units']} post units ({c['quoted_units']} quoted units)")
     if manifest["bad"]:
         print(f"  skipped: {len(manifest['bad'])} unreadable threads or files (see warnings)")
+    read = manifest["read"]
+    if read["threads_repaired"] or read["duplicates_read_once"]:
+        print(f"  read with --encoding-errors {read['encoding_errors']}: threads repaired: {read['threads_repaired']} "
+              f"({read['bad_bytes']} bytes not UTF-8), {read['duplicates_read_once']} identical repeats read once")
     return SUCCESS
 
 

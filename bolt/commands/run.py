@@ -5,6 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from bolt.commands.encoding_option import add_encoding_option
 from bolt.exit_codes import SUCCESS
 
 
@@ -25,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--translator", metavar="MODULE:FUNC",
                         help="optional function (text, lang) -> English gloss for arz/cmn bullets")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_encoding_option(parser)
 
 
 def config_from_args(args: argparse.Namespace):
@@ -54,17 +56,24 @@ def run(args: argparse.Namespace) -> int:
     from bolt.pipeline.run import make_distiller, run_topics
     from bolt.submission import write_run
     from bolt.topics import read_topics
+    from indexing.encoding import STRICT, resolve_policy
     from indexing.errors import ToolkitError
+    from indexing.manifest import recorded_policy
 
     cfg = config_from_args(args)
     if not Path(args.index).is_dir():
         raise ToolkitError(f"index folder {args.index} does not exist", file=args.index,
                            hint="build one with 'bolt index PATH... --out DIR'")
+    policy, note = resolve_policy(args.encoding_errors, [(recorded_policy(args.index), args.index)])
+    if note and not args.quiet:
+        print(f"note: {note}", file=sys.stderr)
     topics = read_topics(args.topics)
     distiller = make_distiller(args.index, cfg)
     results = run_topics(topics, distiller, progress=not args.quiet)
     run_id = args.run_id or Path(args.out).name.split(".")[0]
     settings = f"{cfg!r} index={Path(args.index).resolve().name} topics={len(topics)}"
+    if policy != STRICT:
+        settings += f" encoding_errors={policy}"
     if cfg.name == "main":
         from bolt.embedding import get_embedder
 

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from bolt.commands.encoding_option import add_encoding_option, report_read
 from bolt.exit_codes import INVALID, SUCCESS, USAGE
 
 
@@ -22,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     src.add_argument("--corpus", nargs="+", metavar="PATH",
                      help="thread files or folders: also check threads, offsets and the three-word rule")
     src.add_argument("--index", metavar="DIR", help="an index folder built by 'bolt index' (same checks as --corpus)")
+    add_encoding_option(parser)
     parser.add_argument("--json", action="store_true",
                         help="also print the findings as one JSON document on standard output "
                         "(the one-line findings still go to standard error)")
@@ -32,7 +34,9 @@ def _open_corpus(args: argparse.Namespace):
         return None
     from indexing.corpus import open_corpus
 
-    return open_corpus(paths=args.corpus, index_dir=args.index)
+    corpus = open_corpus(paths=args.corpus, index_dir=args.index, encoding_errors=args.encoding_errors)
+    report_read(corpus)
+    return corpus
 
 
 def _counts(counter) -> str:

@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Iterable, Iterator
 
+from bolt.commands.encoding_option import add_encoding_option
 from bolt.exit_codes import SUCCESS
 from evaluation.assessor import AssessorConfig
 
@@ -26,6 +27,35 @@ def add_judging_inputs(parser: argparse.ArgumentParser, out_help: str = "judgmen
     src.add_argument("--corpus", nargs="+", metavar="PATH", help="thread files or folders the runs cite")
     src.add_argument("--index", metavar="DIR", help="an index folder built by 'bolt index' (its thread store)")
     parser.add_argument("--out", required=True, metavar="JUDGMENTS.jsonl", help=out_help)
+    add_encoding_option(parser)
+
+
+def judged_policy(args: argparse.Namespace, judgments: Iterable[str] = ()) -> tuple[str, str | None]:
+    """The ``--encoding-errors`` policy to read the collection with, and a note (or None): the one
+    given, else the one the index or the judgments files (``judgments``: those this command
+    continues from or reads) record; files that disagree, or a given policy that differs, are an
+    error with the fix (``indexing.encoding.resolve_policy``)."""
+    from evaluation.judgments import read_header
+    from indexing.encoding import MANIFEST_KEY, resolve_policy
+    from indexing.manifest import recorded_policy
+
+    records = [(recorded_policy(args.index), str(args.index))] if args.index else []
+    for path in judgments:
+        header = read_header(path) or {}
+        records.append((header.get(MANIFEST_KEY), str(path)))
+    return resolve_policy(args.encoding_errors, records)
+
+
+def open_judged_corpus(args: argparse.Namespace, judgments: Iterable[str] = ()):
+    """The collection the runs cite, read under ``judged_policy``; prints the reader's note and warnings."""
+    from bolt.commands.encoding_option import report_read
+    from indexing.corpus import open_corpus
+
+    policy, note = judged_policy(args, judgments)
+    corpus = open_corpus(paths=args.corpus, index_dir=args.index, encoding_errors=policy)
+    corpus.note = note
+    report_read(corpus)
+    return corpus
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -116,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     from bolt.topics import read_topics
     from evaluation.assessor import Assessor
     from evaluation.judgments import write_judgments
-    from indexing.corpus import open_corpus
+    from indexing.encoding import MANIFEST_KEY
     from indexing.errors import ToolkitError
 
     config = config_from_args(args)
@@ -124,11 +154,12 @@ def run(args: argparse.Namespace) -> int:
     if not any(t.facets for t in topics):
         raise ToolkitError("the topics file has no facets to judge against", file=str(args.topics),
                            hint="pass the full topics file (with <facet> elements), not the query-only form")
-    corpus = open_corpus(paths=args.corpus, index_dir=args.index)
+    corpus = open_judged_corpus(args)
     runs = read_runs(args.runs)
     assessor = Assessor(topics, corpus, config, progress=not args.quiet and sys.stderr.isatty())
     header = assessor.header()
     header.update(topics=str(args.topics), runs={r.run_id: str(p) for r, p in zip(runs, args.runs)})
+    header[MANIFEST_KEY] = corpus.encoding_errors
     stats: dict[str, dict] = {r.run_id: {"bullets": 0, "matched": 0, "supported": 0, "sources": 0,
                                          "supporting_sources": 0} for r in runs}
     judgments = assessor.assess(runs)

@@ -48,11 +48,10 @@ def _login() -> str:
 
 def build_session(args: argparse.Namespace):
     """Read everything the page needs (fails before the server starts, with file and fix)."""
-    from evaluation.commands.assess import read_runs
+    from evaluation.commands.assess import open_judged_corpus, read_runs
     from evaluation.judgments import read_judgments
     from evaluation.workbench.reuse import read_reusable, same_file
     from evaluation.workbench.session import JudgingSession, hold_out_file
-    from indexing.corpus import open_corpus
     from indexing.errors import ToolkitError
 
     for path in [*args.reuse, *([args.prefill] if args.prefill else [])]:
@@ -60,7 +59,8 @@ def build_session(args: argparse.Namespace):
             raise ToolkitError("--out is also given as --reuse/--prefill", file=str(path),
                                hint="the session resumes from --out by itself; give earlier files only")
     runs = read_runs(args.runs)
-    corpus = open_corpus(paths=args.corpus, index_dir=args.index)
+    # a resumed session, and the machine's judgments shown, were made from text read one way: read it so again
+    corpus = open_judged_corpus(args, [p for p in (args.out, args.prefill) if p and os.path.isfile(p)])
     lock = hold_out_file(args.out)  # held by the session until the process ends
     prefill = read_judgments(args.prefill) if args.prefill else ()
     reuse = read_reusable(args.reuse) if args.reuse else None

@@ -5,6 +5,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from bolt.commands.encoding_option import add_encoding_option
 from bolt.exit_codes import SUCCESS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,6 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c = p.add_mutually_exclusive_group()
     c.add_argument("--corpus", nargs="+", metavar="PATH", help="collection, to place nugget citations in posts")
     c.add_argument("--index", metavar="DIR", help="index folder, to place nugget citations in posts")
+    add_encoding_option(p)
     p.add_argument("--holistic", metavar="FILE", help="holistic judgments (TSV or JSONL): adds holistic")
     p.add_argument("--also", action="append", default=[], metavar="METRIC",
                    help="also report this metric, e.g. 'nugget_F(beta=5)' beside nugget_F (repeatable); "
@@ -41,12 +43,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def compute(args) -> "ScoreReport":
     """The score report for parsed ``bolt score`` arguments (``evaluation.scoring.score``)."""
+    from evaluation.commands.assess import judged_policy
     from evaluation.scoring import score
 
+    policy = None
+    if args.corpus or args.index:
+        policy, note = judged_policy(args, args.judgments)
+        if note:
+            print(f"note: {note}", file=sys.stderr)
     return score(args.runs, args.topics, args.judgments, beta=args.beta, err_denominator=args.err_denominator,
                  avg_nugget_words=args.avg_nugget_words, votes=args.votes, holistic=args.holistic,
                  corpus=args.corpus, index=args.index, series_types=args.series_types,
-                 also=_parse_also(getattr(args, "also", None) or []))
+                 also=_parse_also(getattr(args, "also", None) or []), encoding_errors=policy)
 
 
 def _parse_also(texts: list[str]) -> list:

@@ -29,6 +29,7 @@ from evaluation.workbench.posts import post_view
 from evaluation.workbench.reuse import (JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key, merge_spans,
                                         struck_extra, struck_spans, struck_words)
 from indexing.atomic import atomic_open, atomic_write_text
+from indexing.encoding import MANIFEST_KEY, STRICT
 from indexing.errors import ToolkitError
 from indexing.textfacts import WORDS_VERSION
 
@@ -436,7 +437,8 @@ class JudgingSession:
         # the word definition its counts follow, as evaluation.judgments.write_judgments stamps it
         return {"assessor": self.assessor, "tool": "bolt judge", "version": __version__, "words": WORDS_VERSION,
                 "topics": str(self.updated_topics if self.updated_topics.exists() else self.topics_path),
-                "runs": {r.run_id: r.path for r in self.runs}}
+                "runs": {r.run_id: r.path for r in self.runs},
+                MANIFEST_KEY: getattr(self.corpus, "encoding_errors", STRICT)}
 
     def _save(self) -> None:
         """Rewrite the judgments file atomically; lines of unchanged bullets are serialised once."""

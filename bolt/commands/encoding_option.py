@@ -1,0 +1,28 @@
+"""The one ``--encoding-errors`` option of every command that reads thread files or an index,
+and the one way those commands tell the user what the reader repaired or read once."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from indexing.encoding import OPTION, POLICIES
+
+
+def add_encoding_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--encoding-errors strict|replace|cp1252`` (left out: strict, or what an index or
+    judgments file records)."""
+    parser.add_argument(OPTION, dest="encoding_errors", choices=POLICIES, default=None,
+                        help="how bytes that are not UTF-8 are read: strict (an error naming the byte: the "
+                        "default), replace (each byte as U+FFFD) or cp1252 (each byte as its Windows-1252 "
+                        "character); one character per bad byte, so offsets agree under both lenient "
+                        "policies (docs/corpus.md). Left out with an index or judgments file: the policy it "
+                        "records")
+
+
+def report_read(corpus) -> None:
+    """Print an ``open_corpus`` result's policy note and its reader's warnings (threads repaired,
+    identical repeats read once) on standard error."""
+    if corpus.note:
+        print(f"note: {corpus.note}", file=sys.stderr)
+    for line in corpus.bad.warnings():
+        print(f"warning: {line}", file=sys.stderr)
