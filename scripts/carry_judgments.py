@@ -8,6 +8,7 @@ bullet's ``text`` as an optional key for this -- and a source's support by (topi
 post unit)::
 
     python scripts/carry_judgments.py RUN.xml... --judgments J.jsonl --corpus PATH... [--todo TODO.jsonl]
+        [--encoding-errors strict|replace|cp1252]
 
 For every bullet of every run that has no line of its own in J.jsonl, it appends to J.jsonl a
 line carried over from an earlier judgment of the same text (facets, responsive words, and the
@@ -27,7 +28,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from evaluation.workbench.reuse import bullet_key, source_key  # noqa: E402 (after the sys.path line)
+from bolt.commands.encoding_option import add_encoding_option  # noqa: E402 (after the sys.path line)
+from evaluation.workbench.reuse import bullet_key, source_key  # noqa: E402
 
 
 def load_lines(path: Path) -> list[dict]:
@@ -77,13 +79,13 @@ def carried_responsive(old: dict, words: int) -> int:
 
 
 def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path | None, assessor: str,
-          only: set[str] | None = None) -> int:
+          only: set[str] | None = None, encoding_errors: str | None = None) -> int:
     from bolt.submission import read_run
     from evaluation.metrics.facts import post_id_at
     from indexing.corpus import open_corpus
     from indexing.lookup import count_words, text_at
 
-    corpus = open_corpus(corpus_paths)
+    corpus = open_corpus(corpus_paths, encoding_errors=encoding_errors)
     lines = load_lines(judgments)
     have = {(j["topic"], j["run"], j["bullet"]): j.get("text") for j in lines}
     by_text, support = _index(lines)
@@ -169,12 +171,13 @@ def main() -> int:
     p.add_argument("--add", type=Path, metavar="TODO", help="append a filled-in TODO file to the judgments")
     p.add_argument("--topic", action="append", help="only these topic numbers (repeat; default: all)")
     p.add_argument("--assessor", default="careful:bolt-distill", help="assessor name for carried lines")
+    add_encoding_option(p)
     a = p.parse_args()
     if a.add:
         return add(a.add, a.judgments)
     if not a.runs or not a.corpus:
         p.error("give RUN.xml files and --corpus (or --add TODO.jsonl)")
-    return carry(a.runs, a.judgments, a.corpus, a.todo, a.assessor, set(a.topic or ()))
+    return carry(a.runs, a.judgments, a.corpus, a.todo, a.assessor, set(a.topic or ()), a.encoding_errors)
 
 
 if __name__ == "__main__":
