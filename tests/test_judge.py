@@ -266,3 +266,104 @@ def test_the_cited_post_is_shown_decoded_with_the_cited_text_lit_and_quotes_mark
     assert "".join(s["t"] for s in segs if s["hl"]) == "Fares rose to 8 pounds & more."
     assert next(s for s in segs if s["cite"])["t"].startswith("Fares")
     assert "\n\n\n" not in "".join(s["t"] for s in segs)  # at most one blank line
+
+
+def _judge_all(first: JudgingSession, confirm: bool = True) -> dict[str, object]:
+    """Facet 1 and support on every pooled bullet of the topic; pressed Done when ``confirm``."""
+    items = {it.text: it for it in first.pool[TOPIC]}
+    for it in items.values():
+        first.apply(it.id, {"op": "facet", "facet": "1", "on": True})
+        first.apply(it.id, {"op": "support", "source": it.sources[0].id, "value": True})
+        if confirm:
+            first.apply(it.id, {"op": "confirm"})
+    return items
+
+
+def test_an_unfinished_judgment_is_never_carried_over_as_finished(runs, corpus, tmp_path, capsys):
+    human = tmp_path / "human.jsonl"
+    first = session(runs, corpus, human)
+    items = _judge_all(first)
+    eng1 = next(t for t in items if t.startswith("From 1 March"))
+    first.apply(items[eng1].id, {"op": "confirm", "value": False})  # back to unfinished
+    first.apply(items[eng1].id, {"op": "strike", "spans": [[0, 4]], "on": True})
+    lines = {j.extra["text"]: j for j in read_judgments(human)}
+    assert lines[eng1].extra["complete"] is False
+
+    index = read_reusable([human])
+    assert index.get(TOPIC, eng1) is None and len(index) == 3  # the three finished ones only
+
+    second = session(runs, corpus, tmp_path / "second.jsonl", names=("alpha", "beta"), reuse=index)
+    second.save()
+    assert second.carried == 3
+    shown = [it["text"] for it in second.topic_view(TOPIC)["items"]]
+    assert eng1 in shown  # waits for a person, not hidden as carried over
+    written = {(j.run, j.bullet): j for j in read_judgments(tmp_path / "second.jsonl")}
+    assert ("alpha", 1) not in written and ("beta", 2) not in written  # eng1 and beta's copy of it
+
+    assert main(["assess", str(runs["alpha"]), str(runs["beta"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+                 "--out", str(tmp_path / "mixed.jsonl"), "--reuse", str(human), "--no-semantic", "--quiet",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["judged_by"] == {"human": 3, "mixed": 0, "machine": 3}
+
+    carry = tmp_path / "carry.jsonl"
+    carry.write_text(human.read_text(encoding="utf-8"), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(Path(__file__).parents[1] / "scripts" / "carry_judgments.py"),
+                           str(runs["beta"]), "--judgments", str(carry), "--corpus", str(CORPUS)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr  # beta's two bullets are left to judge: none carried
+    assert "carried 0 judgments" in done.stderr and "2 bullets left" in done.stderr
+
+
+def test_each_verdict_keeps_who_made_it_until_the_person_decides_it(runs, corpus, tmp_path):
+    auto = tmp_path / "auto.jsonl"
+    assert main(["assess", str(runs["alpha"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+                 "--out", str(auto), "--no-semantic", "--quiet"]) == 0
+    out = tmp_path / "ann.jsonl"
+    first = session(runs, corpus, out, prefill=read_judgments(auto))
+    it = next(it for it in first.pool[TOPIC] if it.text.startswith("From 1 March"))
+    first.apply(it.id, {"op": "strike", "spans": [[0, 4]], "on": True})
+    (j,) = [j for j in read_judgments(out) if j.extra["text"] == it.text]
+    assert j.extra["facets_by"] == "machine" and j.sources[0].extra["judged_by"] == "machine"
+    assert j.extra["judged_by"] == "mixed" and j.extra["complete"] is False
+    first.apply(it.id, {"op": "support", "source": it.sources[0].id, "value": False})
+    (j,) = [j for j in read_judgments(out) if j.extra["text"] == it.text]
+    assert "judged_by" not in j.sources[0].extra and j.sources[0].supports is False  # now the person's
+    assert j.extra["facets_by"] == "machine"
+    # resumed: who made each verdict is read back, not turned into the person's
+    again = session(runs, corpus, out, prefill=read_judgments(auto))
+    again.apply(it.id, {"op": "confirm"})
+    (j,) = [j for j in read_judgments(out) if j.extra["text"] == it.text]
+    assert j.extra["facets_by"] == "machine-confirmed" and j.extra["judged_by"] == "human"
+    assert "judged_by" not in j.sources[0].extra
+    again.apply(it.id, {"op": "facet", "facet": "2", "on": True})
+    (j,) = [j for j in read_judgments(out) if j.extra["text"] == it.text]
+    assert "facets_by" not in j.extra  # decided by the person
+
+
+def test_resuming_under_another_name_resumes_as_the_files_assessor_and_says_so(runs, corpus, tmp_path):
+    out = tmp_path / "j.jsonl"
+    first = JudgingSession(topics_path=TOPICS, runs=[read_run(runs["alpha"]), read_run(runs["beta"])],
+                           corpus=corpus, out=out, assessor="ann")
+    items = first.pool[TOPIC]
+    for it in items[:3]:
+        first.apply(it.id, {"op": "facet", "facet": "2", "on": True})
+    before = out.read_bytes()
+    with pytest.raises(ToolkitError) as err:
+        JudgingSession(topics_path=TOPICS, runs=[read_run(runs["alpha"])], corpus=corpus, out=out, assessor="bob")
+    assert "human:ann" in str(err.value) and "--assessor" in str(err.value)
+    args = (str(runs["alpha"]), str(runs["beta"]), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out", str(out))
+    import os
+    os.environ["BOLT_ASSESSOR"] = "bob"
+    try:
+        judge = Judge(*args)
+    finally:
+        del os.environ["BOLT_ASSESSOR"]
+    try:
+        view = judge.call(f"/api/topic/{TOPIC}")[1]
+        assert [it["id"] for it in view["items"]] == [it.id for it in items]  # ann's order
+    finally:
+        err_text = judge.stop()
+    assert "resuming as human:ann" in err_text and out.read_bytes() == before
+    refused = subprocess.run([sys.executable, "-m", "bolt.cli", "judge", *args, "--assessor", "bob", "--no-browser"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "human:ann" in refused.stderr and out.read_bytes() == before

@@ -20,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     add_judging_inputs(parser, "judgments file to write (read back first when it exists: the session resumes)")
     parser.add_argument("--assessor", default=None, metavar="NAME",
-                        help="your name, written as assessor 'human:NAME' (default: your login name)")
+                        help="your name, written as assessor 'human:NAME' (default: the assessor of an existing "
+                             "--out, else $BOLT_ASSESSOR or your login name)")
     parser.add_argument("--prefill", default=None, metavar="AUTO.jsonl",
                         help="the automatic assessor's judgments, shown (marked) until you confirm them")
     parser.add_argument("--reuse", nargs="+", default=[], metavar="OLD.jsonl",
@@ -29,9 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
 
 
-def _assessor_name(value: str | None) -> str:
+def _assessor_name(value: str | None, owner: str | None = None) -> str:
+    """--assessor, else the existing file's assessor (``owner``), else $BOLT_ASSESSOR or the login name."""
     from indexing.errors import ToolkitError
 
+    if value is None and owner is not None:
+        return owner
     name = value if value is not None else (os.environ.get("BOLT_ASSESSOR") or _login())
     name = name.strip()
     if not name or len(name) > 100 or any(c.isspace() and c != " " for c in name):
@@ -51,7 +55,7 @@ def build_session(args: argparse.Namespace):
     from evaluation.commands.assess import read_runs
     from evaluation.judgments import read_judgments
     from evaluation.workbench.reuse import read_reusable, same_file
-    from evaluation.workbench.session import JudgingSession, hold_out_file
+    from evaluation.workbench.session import JudgingSession, file_assessor, hold_out_file
     from indexing.corpus import open_corpus
     from indexing.errors import ToolkitError
 
@@ -64,8 +68,13 @@ def build_session(args: argparse.Namespace):
     lock = hold_out_file(args.out)  # held by the session until the process ends
     prefill = read_judgments(args.prefill) if args.prefill else ()
     reuse = read_reusable(args.reuse) if args.reuse else None
+    owner = file_assessor(args.out)
+    assessor = _assessor_name(args.assessor, owner)
+    if args.assessor is None and owner is not None:
+        print(f"resuming as {owner}, the assessor of {args.out} (give your own --out to judge as someone else)",
+              file=sys.stderr)
     session = JudgingSession(topics_path=args.topics, runs=runs, corpus=corpus, out=args.out,
-                             assessor=_assessor_name(args.assessor), prefill=prefill, reuse=reuse)
+                             assessor=assessor, prefill=prefill, reuse=reuse)
     session.lock_file = lock
     return session
 

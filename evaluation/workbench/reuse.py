@@ -24,7 +24,38 @@ from evaluation.metrics.facts import unit_key
 
 TEXT_KEY = "text"          # the judged bullet text (extra key written by `bolt judge`)
 STRUCK_KEY = "struck"      # struck character spans [[start, end], ...] of that text
-JUDGED_BY_KEY = "judged_by"  # "human" or "machine" on every judgment `bolt assess --reuse` writes
+JUDGED_BY_KEY = "judged_by"  # "human", "mixed" or "machine" on a judgment; on a source, who judged it
+FACETS_BY_KEY = "facets_by"  # who chose a judgment's facets, when not the person (see VERDICT_BY)
+COMPLETE_KEY = "complete"    # false while the person has not pressed Done on the bullet
+
+#: Who made one verdict (the facets of a bullet, or one source's support). Absent means ``human``
+#: (every file written before verdicts said who made them). ``machine``: the automatic assessor's
+#: pre-set verdict, shown but not yet decided by the person; ``machine-confirmed``: that verdict,
+#: accepted as it stood when the person pressed Done; ``adjudicated``: decided in an adjudication.
+VERDICT_BY = ("human", "machine", "machine-confirmed", "adjudicated")
+
+
+def persons_verdict(by: object) -> bool:
+    """True when a person made (or accepted) the verdict ``by`` labels; None is a person's."""
+    return by is None or (by in VERDICT_BY and by != "machine")
+
+
+def judged_by(labels: Iterable[str]) -> str:
+    """A judgment's ``judged_by`` from its verdicts' labels: human, machine, or mixed."""
+    mine = [persons_verdict(b) for b in labels]
+    return "human" if all(mine) else "machine" if not any(mine) else "mixed"
+
+
+def is_reusable(assessor: str, extra: Any) -> bool:
+    """The one definition of a judgment that may be carried over to other runs: a person's, finished.
+
+    ``extra`` is the judgment's extra keys (or a whole JSON line). Skipped: a machine's judgment
+    (``auto:`` assessor or ``judged_by: machine``) and one the person has not finished
+    (``complete: false``), which is never carried over as finished. Used by ``bolt judge --reuse``,
+    ``bolt assess --reuse`` and ``scripts/carry_judgments.py``.
+    """
+    return (not str(assessor).startswith("auto:") and extra.get(JUDGED_BY_KEY) != "machine"
+            and extra.get(COMPLETE_KEY, True) is not False)
 
 _EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
 
@@ -143,23 +174,23 @@ class ReuseIndex:
             d = HumanDecision(j.facets, struck, dict(d.supports) if d else {}, j.assessor, origin)
             self.decisions[key] = d
         for src in j.sources:
-            if src.extra.get("decided", True) is not False:
+            if src.extra.get("decided", True) is not False and persons_verdict(src.extra.get(JUDGED_BY_KEY)):
                 d.supports[unit_key(src.post, src.unit, src.offset)] = src.supports
 
 
 def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
     """Human judgments from ``paths`` (in order; a later file overrides an earlier one).
 
-    Only judgments a person made count: a judgment marked ``judged_by: machine`` (written by
-    ``bolt assess --reuse``) or by an ``auto:`` assessor is skipped, so the machine's guesses never
-    pass for a person's. A judgment without its ``text`` stops the read with the line to fix.
+    Only finished judgments a person made count (:func:`is_reusable`), and of a mixed one only the
+    sources the person judged, so the machine's guesses and unfinished work never pass for a
+    person's decision. A judgment without its ``text`` stops the read with the line to fix.
     """
     index = ReuseIndex()
     for path in paths:
         name = str(path)
         problems: list[Problem] = []
         for j in read_judgments(path):
-            if j.extra.get(JUDGED_BY_KEY) == "machine" or j.assessor.startswith("auto:"):
+            if not is_reusable(j.assessor, j.extra):
                 continue
             text = j.extra.get(TEXT_KEY)
             if not isinstance(text, str) or not text.strip():

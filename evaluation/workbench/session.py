@@ -22,12 +22,12 @@ from typing import Any, Iterable
 from bolt import __version__
 from bolt.submission import Run
 from bolt.topics import Facet, Nugget, Topic, find_nugget_offsets, nugget_resolves, read_topics, write_topics
-from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgment, read_judgments
+from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgment, read_header, read_judgments
 from evaluation.metrics.facts import unit_key
 from evaluation.workbench.pool import PoolItem, build_pool
 from evaluation.workbench.posts import post_view
-from evaluation.workbench.reuse import (JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key, merge_spans,
-                                        struck_extra, struck_spans, struck_words)
+from evaluation.workbench.reuse import (FACETS_BY_KEY, JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key,
+                                        judged_by, merge_spans, struck_extra, struck_spans, struck_words)
 from indexing.atomic import atomic_open, atomic_write_text
 from indexing.errors import ToolkitError
 from indexing.textfacts import WORDS_VERSION
@@ -42,7 +42,12 @@ class BadInput(ValueError):
 
 @dataclass
 class Decision:
-    """A person's decision about one pooled bullet (its facets, struck spans, support per source)."""
+    """A person's decision about one pooled bullet (its facets, struck spans, support per source).
+
+    Each verdict says who made it (``reuse.VERDICT_BY``): ``facets_by`` for the facets, ``supports_by``
+    per source. A verdict pre-set from ``--prefill`` stays the machine's until the person decides that
+    verdict (or presses Done, which makes every verdict shown ``machine-confirmed``).
+    """
 
     facets: set[str] = field(default_factory=set)
     struck: tuple[tuple[int, int], ...] = ()
@@ -50,6 +55,20 @@ class Decision:
     confirmed: bool = False
     reused_from: str | None = None  # "FILE:LINE" while the decision is carried over unchanged
     updated: float = 0.0
+    facets_by: str = "human"
+    supports_by: dict[str, str] = field(default_factory=dict)  # PooledSource.id -> who, when not "human"
+
+    def confirm(self) -> None:
+        """Done pressed: every verdict the machine pre-set is now accepted by the person."""
+        self.confirmed = True
+        if self.facets_by == "machine":
+            self.facets_by = "machine-confirmed"
+        self.supports_by = {k: "machine-confirmed" if v == "machine" else v for k, v in self.supports_by.items()}
+
+    def labels(self) -> list[str]:
+        """Who made each verdict: the facets, each decided source, the struck words (a person's)."""
+        return [self.facets_by, *(self.supports_by.get(k, "human") for k in self.supports),
+                *(["human"] if self.struck else [])]
 
 
 def hold_out_file(out: str | os.PathLike):
@@ -82,6 +101,19 @@ def hold_out_file(out: str | os.PathLike):
     return fh
 
 
+def file_assessor(out: str | os.PathLike) -> str | None:
+    """The assessor named in the header of an existing judgments file (None: no file or no name).
+
+    A file is one person's: resuming it under another name would relabel every line and reorder
+    the pool (the order is per assessor), so ``bolt judge`` resumes as this name or refuses.
+    """
+    path = Path(out)
+    if not path.exists():
+        return None
+    name = (read_header(path) or {}).get("assessor")
+    return name if isinstance(name, str) and name else None
+
+
 def updated_topics_path(out: str | os.PathLike) -> Path:
     """Where added facets go: ``JUDGMENTS.topics.xml`` beside ``JUDGMENTS.jsonl``."""
     p = Path(out)
@@ -96,6 +128,11 @@ class JudgingSession:
         self.lock = threading.Lock()
         self.out = Path(out)
         self.assessor = assessor if assessor.startswith("human:") else f"human:{assessor}"
+        owner = file_assessor(self.out)
+        if owner is not None and owner != self.assessor:
+            raise ToolkitError(f"these judgments are {owner}'s, not {self.assessor}'s", file=str(self.out),
+                               hint=f"leave out --assessor (or give --assessor {owner.removeprefix('human:')}) to "
+                                    "go on as its assessor, or give your own --out")
         self.topics_path = Path(topics_path)
         self.updated_topics = updated_topics_path(out)
         self.original_topics = read_topics(self.topics_path)
@@ -107,6 +144,7 @@ class JudgingSession:
         self.items: dict[str, PoolItem] = {it.id: it for items in self.pool.values() for it in items}
         self.by_key = {it.key: it for it in self.items.values()}
         self.decisions: dict[str, Decision] = {}
+        self.verdict_label = "human"  # what a verdict decided on this page is marked as (reuse.VERDICT_BY)
         self.kept: list[Judgment] = []  # lines of --out that are not about this pool
         self.prefill: dict[str, dict[str, Any]] = {}
         self.saves = 0
@@ -151,7 +189,7 @@ class JudgingSession:
         for j in read_judgments(self.out):
             text = j.extra.get(TEXT_KEY)
             item = None
-            if isinstance(text, str) and j.extra.get(JUDGED_BY_KEY) != "machine":
+            if isinstance(text, str) and not j.assessor.startswith("auto:"):
                 item = self.by_key.get(bullet_key(j.topic, text))
             if item is not None:
                 self._adopt(item, j)
@@ -173,12 +211,16 @@ class JudgingSession:
         if d is None:
             d = self.decisions[item.id] = Decision(
                 set(j.facets), struck_spans(j.extra.get(STRUCK_KEY), item.text) or (), {},
-                bool(j.extra.get("complete", True)), j.extra.get("reused_from"))
+                bool(j.extra.get("complete", True)), j.extra.get("reused_from"),
+                facets_by=str(j.extra.get(FACETS_BY_KEY, "human")))
         ids = {s.key: s.id for s in item.sources}
         for src in j.sources:
             sid = ids.get(unit_key(src.post, src.unit, src.offset))
             if sid is not None and sid not in d.supports and src.extra.get("decided", True) is not False:
                 d.supports[sid] = src.supports
+                by = src.extra.get(JUDGED_BY_KEY)
+                if isinstance(by, str) and by != "human":
+                    d.supports_by[sid] = by
 
     def _reuse(self, index: ReuseIndex) -> int:
         """Carry earlier human decisions over; returns how many bullets need nothing more."""
@@ -293,9 +335,11 @@ class JudgingSession:
             d = self.decisions.get(item.id)
             if d is None:
                 pre = self.prefill.get(item.id)
-                d = Decision(set(pre["facets"]), (), dict(pre["supports"])) if pre else Decision()
+                d = Decision(set(pre["facets"]), (), dict(pre["supports"]), facets_by="machine",
+                             supports_by={k: "machine" for k in pre["supports"]}) if pre else Decision()
             else:
-                d = dataclasses.replace(d, facets=set(d.facets), supports=dict(d.supports))
+                d = dataclasses.replace(d, facets=set(d.facets), supports=dict(d.supports),
+                                        supports_by=dict(d.supports_by))
             self._change(item, d, op)
             d.reused_from = None  # a person touched it: it is theirs now
             d.updated = time.time()
@@ -314,6 +358,7 @@ class JudgingSession:
             if not isinstance(on, bool):
                 raise BadInput("\"on\" must be true or false")
             (d.facets.add if on else d.facets.discard)(fid)
+            d.facets_by = self.verdict_label
         elif kind == "strike":
             spans, on = struck_spans(op.get("spans"), item.text), op.get("on")
             if spans is None or not isinstance(on, bool):
@@ -334,11 +379,17 @@ class JudgingSession:
                 d.supports[sid] = value
             else:
                 raise BadInput("\"value\" must be true, false or null")
+            d.supports_by.pop(sid, None)
+            if value is not None and self.verdict_label != "human":
+                d.supports_by[sid] = self.verdict_label
         elif kind == "confirm":
             value = op.get("value", True)
             if not isinstance(value, bool):
                 raise BadInput("\"value\" must be true or false")
-            d.confirmed = value
+            if value:
+                d.confirm()
+            else:
+                d.confirmed = False
         else:
             raise BadInput(f"unknown operation {kind!r}; use facet, strike, support or confirm")
 
@@ -415,8 +466,10 @@ class JudgingSession:
         order = {f.id: i for i, f in enumerate(topic.facets)}
         facets = tuple(sorted(d.facets, key=lambda f: order.get(f, len(order))))
         words, responsive = struck_words(item.text, d.struck)
-        extra: dict[str, Any] = {**struck_extra(item.text, d.struck), JUDGED_BY_KEY: "human",
+        extra: dict[str, Any] = {**struck_extra(item.text, d.struck), JUDGED_BY_KEY: judged_by(d.labels()),
                                  "complete": d.confirmed}
+        if d.facets_by != "human":
+            extra[FACETS_BY_KEY] = d.facets_by
         if d.reused_from is not None:
             extra["reused_from"] = d.reused_from
         ids = {(s.thread, o): s for s in item.sources for o in s.offsets}
@@ -426,8 +479,10 @@ class JudgingSession:
             for thread, offset in occ.sources:
                 s = ids[(thread, offset)]
                 decided = s.id in d.supports
+                by = d.supports_by.get(s.id, "human")
                 sources.append(JudgedSource(thread, offset, s.post_id, bool(d.supports.get(s.id, False)), None,
-                                            {} if decided else {"decided": False}))
+                                            ({} if by == "human" else {JUDGED_BY_KEY: by}) if decided
+                                            else {"decided": False}))
             out.append(Judgment(item.topic, occ.run, occ.position, self.assessor, facets, words,
                                 responsive, tuple(sources), dict(extra)))
         return out
