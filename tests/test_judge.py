@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.submission import Bullet, Result, read_run, write_run
+from bolt.submission import Bullet, Result, Source, read_run, write_run
 from evaluation.judgments import read_judgments
 from evaluation.matching.text import count_words
 from evaluation.workbench.pool import build_pool
@@ -367,3 +367,40 @@ def test_resuming_under_another_name_resumes_as_the_files_assessor_and_says_so(r
     refused = subprocess.run([sys.executable, "-m", "bolt.cli", "judge", *args, "--assessor", "bob", "--no-browser"],
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode == 1 and "human:ann" in refused.stderr and out.read_bytes() == before
+
+
+def test_score_warns_of_unknown_facets_and_unfinished_judgments_and_scores_judged_topics_only(corpus, tmp_path,
+                                                                                              capsys):
+    from judge_support import nuggets
+
+    one, two = nuggets("1.001")[:2], nuggets("1.002")[:2]
+    run = tmp_path / "two.xml"
+    write_run("two", [Result(n, tuple(Bullet(i, t, (Source(post, off),)) for i, (_, t, post, off) in enumerate(ns, 1)))
+                      for n, ns in (("1.001", one), ("1.002", two))], run)
+    out = tmp_path / "ann.jsonl"
+    s = JudgingSession(topics_path=TOPICS, runs=[read_run(run)], corpus=corpus, out=out, assessor="ann")
+    added = s.add_facet("1.001", "Pensioners ride free.", "okay")["id"]
+    for it in s.pool["1.001"]:
+        s.apply(it.id, {"op": "facet", "facet": added, "on": True})
+        s.apply(it.id, {"op": "support", "source": it.sources[0].id, "value": True})
+        s.apply(it.id, {"op": "confirm"})
+    s.apply(s.pool["1.002"][0].id, {"op": "facet", "facet": "1", "on": True})  # unfinished; the other unjudged
+    capsys.readouterr()
+    assert main(["score", str(run), "--topics", str(TOPICS), "--judgments", str(out), "--json"]) == 0
+    err = capsys.readouterr().err
+    assert f"1 facet id(s) in the judgments are not in {TOPICS} (1.001: {added})" in err
+    assert "ann.topics.xml: give that as --topics" in err
+    assert "1 judgment(s) are unfinished" in err and "1 bullet(s) of the runs have no judgment" in err
+
+    assert main(["score", str(run), "--topics", str(out.with_name("ann.topics.xml")), "--judgments", str(out),
+                 "--judged-only", "--json"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)["runs"]["two"]
+    assert set(doc["topics"]) == {"1.001"} and doc["mean"] == doc["topics"]["1.001"]
+    assert doc["mean"]["F_c"] > 0  # the added facet counts with the updated topics file
+    assert "left out 1 topic(s) not judged in full (1.002) and 10 the runs give no bullet for" in captured.err
+    assert "facet id(s)" not in captured.err and "unfinished" not in captured.err.split("--judged-only")[0]
+
+    assert main(["assess", str(run), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out",
+                 str(tmp_path / "mixed.jsonl"), "--reuse", str(out), "--no-semantic", "--quiet"]) == 0
+    assert f"warning: --reuse: 1 facet id(s) in the judgments are not in {TOPICS}" in capsys.readouterr().err

@@ -76,6 +76,11 @@ def build_session(args: argparse.Namespace):
     session = JudgingSession(topics_path=args.topics, runs=runs, corpus=corpus, out=args.out,
                              assessor=assessor, prefill=prefill, reuse=reuse)
     session.lock_file = lock
+    if reuse is not None:
+        shown = session.updated_topics if session.updated_topics.exists() else args.topics
+        warning = reuse.unknown_facets_warning(session.topics, shown)
+        if warning:
+            print(f"warning: --reuse: {warning}", file=sys.stderr)
     return session
 
 

@@ -19,14 +19,13 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from bolt.problems import ERROR, Problem, ProblemsError
-from evaluation.judgments import JudgedSource, Judgment, read_judgments
+from evaluation.judgments import JudgedSource, Judgment, is_unfinished, read_header, read_judgments
 from evaluation.metrics.facts import unit_key
 
 TEXT_KEY = "text"          # the judged bullet text (extra key written by `bolt judge`)
 STRUCK_KEY = "struck"      # struck character spans [[start, end], ...] of that text
 JUDGED_BY_KEY = "judged_by"  # "human", "mixed" or "machine" on a judgment; on a source, who judged it
 FACETS_BY_KEY = "facets_by"  # who chose a judgment's facets, when not the person (see VERDICT_BY)
-COMPLETE_KEY = "complete"    # false while the person has not pressed Done on the bullet
 
 #: Who made one verdict (the facets of a bullet, or one source's support). Absent means ``human``
 #: (every file written before verdicts said who made them). ``machine``: the automatic assessor's
@@ -55,7 +54,7 @@ def is_reusable(assessor: str, extra: Any) -> bool:
     ``bolt assess --reuse`` and ``scripts/carry_judgments.py``.
     """
     return (not str(assessor).startswith("auto:") and extra.get(JUDGED_BY_KEY) != "machine"
-            and extra.get(COMPLETE_KEY, True) is not False)
+            and not is_unfinished(extra))
 
 _EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
 
@@ -157,6 +156,18 @@ class ReuseIndex:
     def __init__(self) -> None:
         self.decisions: dict[BulletKey, HumanDecision] = {}
         self.files: list[str] = []
+        self.judged_with: list[str] = []  # the topics files the files' headers name
+
+    def unknown_facets_warning(self, topics: Iterable[Any], topics_path: object) -> str | None:
+        """A warning when the decisions name facet ids ``topics`` lack (None when they name none).
+
+        Such ids (facets added in the workbench, in another topics file) are carried as they are,
+        but the scorer ignores them unless it is given the topics file that holds them.
+        """
+        from evaluation.judgments import unknown_facets, unknown_facets_warning
+
+        unknown = unknown_facets(topics, ((k[0], d.facets) for k, d in self.decisions.items()))
+        return unknown_facets_warning(unknown, topics_path, self.judged_with) if unknown else None
 
     def __len__(self) -> int:
         return len(self.decisions)
@@ -210,6 +221,9 @@ def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
         if problems:
             raise ProblemsError(problems)
         index.files.append(name)
+        header_topics = (read_header(path) or {}).get("topics")
+        if isinstance(header_topics, str) and header_topics not in index.judged_with:
+            index.judged_with.append(header_topics)
     return index
 
 
