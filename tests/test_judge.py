@@ -404,3 +404,65 @@ def test_score_warns_of_unknown_facets_and_unfinished_judgments_and_scores_judge
     assert main(["assess", str(run), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out",
                  str(tmp_path / "mixed.jsonl"), "--reuse", str(out), "--no-semantic", "--quiet"]) == 0
     assert f"warning: --reuse: 1 facet id(s) in the judgments are not in {TOPICS}" in capsys.readouterr().err
+
+
+def test_adjudication_shows_only_disagreements_and_marks_each_verdict_adjudicated(runs, corpus, tmp_path):
+    files = {}
+    for name, facet_of_first in (("ann", "1"), ("bob", "2")):
+        out = files[name] = tmp_path / f"{name}.jsonl"
+        s = JudgingSession(topics_path=TOPICS, runs=[read_run(runs["alpha"])], corpus=corpus, out=out, assessor=name)
+        for k, it in enumerate(sorted(s.pool[TOPIC], key=lambda it: it.text)):
+            s.apply(it.id, {"op": "facet", "facet": facet_of_first if k == 0 else "3", "on": True})
+            s.apply(it.id, {"op": "support", "source": it.sources[0].id,
+                            "value": "partial" if (k == 1 and name == "bob") else True})
+            if not (k == 3 and name == "bob"):
+                s.apply(it.id, {"op": "confirm"})
+    from evaluation.workbench.adjudicate import read_assessors
+
+    adj = tmp_path / "adj.jsonl"
+    s = JudgingSession(topics_path=TOPICS, runs=[read_run(runs["alpha"])], corpus=corpus, out=adj, assessor="cat",
+                       adjudicate=read_assessors([files["ann"], files["bob"]]))
+    s.save()
+    texts = sorted(it.text for it in s.pool[TOPIC])
+    view = s.topic_view(TOPIC)
+    shown = {it["text"]: it for it in view["items"]}
+    # 0: facets differ; 1: support full vs partial; 3: bob never pressed Done; 2: alike, carried over
+    assert set(shown) == {texts[0], texts[1], texts[3]} and view["carried"] == 1
+    first = shown[texts[0]]
+    assert [o["assessor"] for o in first["opinions"]] == ["human:ann", "human:bob"]
+    assert [o["facets"] for o in first["opinions"]] == [["1"], ["2"]]
+    assert shown[texts[3]]["opinions"][1] is None
+    sid = shown[texts[1]]["sources"][0]["id"]
+    assert shown[texts[1]]["opinions"][1]["supports"] == {sid: "partial"}
+    s.apply(first["id"], {"op": "take", "from": 1})
+    s.apply(first["id"], {"op": "confirm"})
+    s.apply(shown[texts[1]]["id"], {"op": "support", "source": sid, "value": "partial"})
+    lines = {j.extra["text"]: j for j in read_judgments(adj)}
+    assert set(lines) == {texts[0], texts[1], texts[2]}
+    assert lines[texts[0]].facets == ("2",) and lines[texts[0]].extra["facets_by"] == "adjudicated"
+    assert lines[texts[0]].sources[0].extra["judged_by"] == "adjudicated" and lines[texts[0]].extra["complete"]
+    partial = lines[texts[1]].sources[0]
+    assert partial.supports is False and partial.extra == {"judged_by": "adjudicated", "support": "partial"}
+    assert lines[texts[2]].extra["reused_from"].startswith(str(files["ann"])) and lines[texts[2]].extra["complete"]
+    assert "facets_by" not in lines[texts[2]].extra  # both assessors' own verdict, carried over
+    header = json.loads(adj.read_text(encoding="utf-8").splitlines()[0])["_meta"]
+    assert [a["assessor"] for a in header["adjudicates"]] == ["human:ann", "human:bob"]
+    # one cited post at a time: every shown bullet citing it, and context before a bullet on demand
+    posts = s.posts_view(TOPIC)["posts"]
+    assert sorted(i for p in posts for i in p["items"]) == sorted(it["id"] for it in view["items"])
+    assert all(any(seg["hl"] for seg in p["segments"]) for p in posts)
+    assert all("before" in src for it in view["items"] for src in it["sources"])
+
+
+def test_the_sentence_before_a_bullet_is_its_context_and_one_post_lights_every_bullet_citing_it():
+    from evaluation.workbench.posts import post_view
+    from indexing.reader import parse_thread_text
+
+    raw = ('<doc id="bolt-eng-DF-1-2-4">\n<headline>\nh\n</headline>\n<post id="p1" author="a" datetime="d">\n'
+           'Fares were 5 pounds last year. Now they are\n8 pounds! That&apos;s a 60% jump. Then a rant.\n</post>\n</doc>\n')
+    thread = parse_thread_text(raw, path="t.xml")
+    jump, fares = raw.index("That&apos;s"), raw.index("Fares")
+    assert post_view(thread, (jump,), "That's a 60% jump.")["before"] == "Now they are 8 pounds!"
+    assert post_view(thread, (fares,), "Fares were 5 pounds last year.")["before"] == ""
+    both = post_view(thread, (fares, jump), ("Fares were 5 pounds last year.", "That's a 60% jump."))
+    assert [s["t"] for s in both["segments"] if s["hl"]] == ["Fares were 5 pounds last year.", "That's a 60% jump."]

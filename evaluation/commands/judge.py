@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the automatic assessor's judgments, shown (marked) until you confirm them")
     parser.add_argument("--reuse", nargs="+", default=[], metavar="OLD.jsonl",
                         help="earlier human judgments: bullets judged there are carried over and not shown again")
+    parser.add_argument("--adjudicate", nargs=2, default=None, metavar=("A.jsonl", "B.jsonl"),
+                        help="two assessors' judgments of these runs: show only the bullets they disagree on and "
+                             "write the adjudicated judgments to --out (the bullets they agree on carried over)")
     parser.add_argument("--port", type=int, default=0, metavar="N", help="port on 127.0.0.1 (0: a free one)")
     parser.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
 
@@ -59,9 +62,10 @@ def build_session(args: argparse.Namespace):
     from indexing.corpus import open_corpus
     from indexing.errors import ToolkitError
 
-    for path in [*args.reuse, *([args.prefill] if args.prefill else [])]:
+    adjudicate = getattr(args, "adjudicate", None) or []
+    for path in [*args.reuse, *([args.prefill] if args.prefill else []), *adjudicate]:
         if same_file(path, args.out):
-            raise ToolkitError("--out is also given as --reuse/--prefill", file=str(path),
+            raise ToolkitError("--out is also given as --reuse/--prefill/--adjudicate", file=str(path),
                                hint="the session resumes from --out by itself; give earlier files only")
     runs = read_runs(args.runs)
     corpus = open_corpus(paths=args.corpus, index_dir=args.index)
@@ -73,8 +77,12 @@ def build_session(args: argparse.Namespace):
     if args.assessor is None and owner is not None:
         print(f"resuming as {owner}, the assessor of {args.out} (give your own --out to judge as someone else)",
               file=sys.stderr)
+    if adjudicate:
+        from evaluation.workbench.adjudicate import read_assessors
+
+        adjudicate = read_assessors(adjudicate)
     session = JudgingSession(topics_path=args.topics, runs=runs, corpus=corpus, out=args.out,
-                             assessor=assessor, prefill=prefill, reuse=reuse)
+                             assessor=assessor, prefill=prefill, reuse=reuse, adjudicate=adjudicate)
     session.lock_file = lock
     if reuse is not None:
         shown = session.updated_topics if session.updated_topics.exists() else args.topics
@@ -112,8 +120,10 @@ def run(args: argparse.Namespace) -> int:
     overview = session.overview()
     total = sum(t["total"] for t in overview["topics"])
     done = sum(t["done"] for t in overview["topics"])
-    print(f"judging {total} bullets of {len(session.runs)} runs over {len(overview['topics'])} topics "
-          f"({done} done, {session.carried} carried over from --reuse) as {session.assessor}", file=sys.stderr)
+    what = ("adjudicating " + " and ".join(overview["adjudicating"]) + ": " if session.adjudicating else "judging ")
+    source = "agreed on" if session.adjudicating else "carried over from --reuse"
+    print(f"{what}{total} bullets of {len(session.runs)} runs over {len(overview['topics'])} topics "
+          f"({done} done, {session.carried} {source}) as {session.assessor}", file=sys.stderr)
     print(f"judgments -> {session.out}; added facets -> {session.updated_topics}", file=sys.stderr)
     if session.stale:
         print(f"warning: {session.stale} judgments in {session.out} are about bullets the runs no longer hold "

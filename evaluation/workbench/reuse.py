@@ -27,6 +27,24 @@ STRUCK_KEY = "struck"      # struck character spans [[start, end], ...] of that 
 JUDGED_BY_KEY = "judged_by"  # "human", "mixed" or "machine" on a judgment; on a source, who judged it
 FACETS_BY_KEY = "facets_by"  # who chose a judgment's facets, when not the person (see VERDICT_BY)
 
+SUPPORT_KEY = "support"      # graded support on a source, written when "partial" (TREC RAG 2024's grades)
+SUPPORT_GRADES = ("full", "partial", "none")
+#: How a partial support reads as SPEC §5's yes/no ``supports``: not supporting (TREC RAG 2024's strict
+#: reading). The grade stays on the source (``"support": "partial"``) for a lenient reading later.
+PARTIAL_SUPPORTS = False
+
+def support_verdict(supports: bool, extra: Any) -> "bool | str":
+    """A source's graded verdict: "partial" when its extra keys say so, else its yes/no."""
+    return "partial" if extra.get(SUPPORT_KEY) == "partial" else bool(supports)
+
+
+def support_fields(verdict: "bool | str") -> tuple[bool, dict[str, str]]:
+    """(SPEC §5 ``supports``, extra keys) of a graded verdict; today's files stay valid (yes/no)."""
+    if verdict == "partial":
+        return PARTIAL_SUPPORTS, {SUPPORT_KEY: "partial"}
+    return verdict is True, {}
+
+
 #: Who made one verdict (the facets of a bullet, or one source's support). Absent means ``human``
 #: (every file written before verdicts said who made them). ``machine``: the automatic assessor's
 #: pre-set verdict, shown but not yet decided by the person; ``machine-confirmed``: that verdict,
@@ -89,7 +107,7 @@ class HumanDecision:
 
     facets: tuple[str, ...]
     struck: tuple[tuple[int, int], ...]
-    supports: dict[tuple[str, str], bool] = field(default_factory=dict)
+    supports: dict[tuple[str, str], "bool | str"] = field(default_factory=dict)  # True, False or "partial"
     assessor: str = ""
     origin: str = ""  # "FILE:LINE" of the judgment it came from
 
@@ -186,7 +204,7 @@ class ReuseIndex:
             self.decisions[key] = d
         for src in j.sources:
             if src.extra.get("decided", True) is not False and persons_verdict(src.extra.get(JUDGED_BY_KEY)):
-                d.supports[unit_key(src.post, src.unit, src.offset)] = src.supports
+                d.supports[unit_key(src.post, src.unit, src.offset)] = support_verdict(src.supports, src.extra)
 
 
 def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
@@ -240,8 +258,9 @@ def apply_human(machine: Judgment, text: str, human: HumanDecision) -> Judgment:
     for src in machine.sources:
         k = unit_key(src.post, src.unit, src.offset)
         if k in human.supports:
-            sources.append(JudgedSource(src.post, src.offset, src.unit, human.supports[k], None,
-                                        {JUDGED_BY_KEY: "human"}))
+            supports, grade = support_fields(human.supports[k])
+            sources.append(JudgedSource(src.post, src.offset, src.unit, supports, None,
+                                        {JUDGED_BY_KEY: "human", **grade}))
         else:
             machine_sources += 1
             sources.append(JudgedSource(src.post, src.offset, src.unit, src.supports, src.facets,

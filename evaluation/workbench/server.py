@@ -114,6 +114,12 @@ def create_app(session: JudgingSession, *, token: str, port: int) -> Starlette:
         view = await run_in_threadpool(session.topic_view, request.path_params["number"])
         return JSONResponse(view, headers=SECURITY_HEADERS)
 
+    async def posts(request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        view = await run_in_threadpool(session.posts_view, request.path_params["number"])
+        return JSONResponse(view, headers=SECURITY_HEADERS)
+
     async def decide(request: Request) -> Response:
         from starlette.concurrency import run_in_threadpool
 
@@ -147,6 +153,7 @@ def create_app(session: JudgingSession, *, token: str, port: int) -> Starlette:
     routes += [
         Route("/api/overview", checked(overview), methods=["GET"]),
         Route("/api/topic/{number}", checked(topic), methods=["GET"]),
+        Route("/api/posts/{number}", checked(posts), methods=["GET"]),
         Route("/api/decide", checked(decide), methods=["POST"]),
         Route("/api/facet", checked(facet), methods=["POST"]),
     ]

@@ -27,7 +27,8 @@ from evaluation.metrics.facts import unit_key
 from evaluation.workbench.pool import PoolItem, build_pool
 from evaluation.workbench.posts import post_view
 from evaluation.workbench.reuse import (FACETS_BY_KEY, JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key,
-                                        judged_by, merge_spans, struck_extra, struck_spans, struck_words)
+                                        judged_by, merge_spans, struck_extra, struck_spans, struck_words,
+                                        support_fields, support_verdict)
 from indexing.atomic import atomic_open, atomic_write_text
 from indexing.errors import ToolkitError
 from indexing.textfacts import WORDS_VERSION
@@ -51,7 +52,7 @@ class Decision:
 
     facets: set[str] = field(default_factory=set)
     struck: tuple[tuple[int, int], ...] = ()
-    supports: dict[str, bool] = field(default_factory=dict)  # PooledSource.id -> supports
+    supports: dict[str, bool | str] = field(default_factory=dict)  # PooledSource.id -> True, False, "partial"
     confirmed: bool = False
     reused_from: str | None = None  # "FILE:LINE" while the decision is carried over unchanged
     updated: float = 0.0
@@ -124,7 +125,8 @@ class JudgingSession:
     """The state behind the page. Thread-safe: every public method takes the session lock."""
 
     def __init__(self, *, topics_path: str | os.PathLike, runs: list[Run], corpus, out: str | os.PathLike,
-                 assessor: str, prefill: Iterable[Judgment] = (), reuse: ReuseIndex | None = None) -> None:
+                 assessor: str, prefill: Iterable[Judgment] = (), reuse: ReuseIndex | None = None,
+                 adjudicate: list | None = None) -> None:
         self.lock = threading.Lock()
         self.out = Path(out)
         self.assessor = assessor if assessor.startswith("human:") else f"human:{assessor}"
@@ -154,8 +156,13 @@ class JudgingSession:
         self.stale = 0  # lines of --out moved aside because their run now has another bullet there
         self.stale_path = self.out.with_name(self.out.stem + ".stale.jsonl")
         self._views: dict[str, list[dict]] = {}
+        self._post_views: dict[str, list[dict]] = {}
+        self.adjudicating = list(adjudicate or [])  # adjudicate.Assessor x 2, when adjudicating
+        self.disputed: set[str] | None = None  # ids of the bullets to adjudicate (None: not adjudicating)
         self._resume()
         self.carried = self._reuse(reuse) if reuse is not None else 0
+        if self.adjudicating:
+            self._start_adjudication()
         self._prefill(prefill)
 
     # ------------------------------------------------------------------------ loading
@@ -217,7 +224,7 @@ class JudgingSession:
         for src in j.sources:
             sid = ids.get(unit_key(src.post, src.unit, src.offset))
             if sid is not None and sid not in d.supports and src.extra.get("decided", True) is not False:
-                d.supports[sid] = src.supports
+                d.supports[sid] = support_verdict(src.supports, src.extra)
                 by = src.extra.get(JUDGED_BY_KEY)
                 if isinstance(by, str) and by != "human":
                     d.supports_by[sid] = by
@@ -237,6 +244,16 @@ class JudgingSession:
             self.decisions[item.id] = Decision(set(human.facets), struck, supports, complete, human.origin)
             done += complete
         return done
+
+    def _start_adjudication(self) -> None:
+        """Carry over what both assessors decided alike; show only the bullets they disagree on."""
+        from evaluation.workbench.adjudicate import split
+
+        if len(self.adjudicating) != 2:
+            raise ToolkitError("adjudication compares two assessors' files", hint="give --adjudicate A.jsonl B.jsonl")
+        self.verdict_label = "adjudicated"
+        agreed, self.disputed = split(self.items.values(), self.adjudicating)
+        self.carried += self._reuse(agreed)
 
     def _prefill(self, judgments: Iterable[Judgment]) -> None:
         """Index the automatic assessor's judgments by pooled item (shown, never written as a person's)."""
@@ -261,7 +278,10 @@ class JudgingSession:
     # ------------------------------------------------------------------------ views
 
     def visible(self, item: PoolItem) -> bool:
-        """Shown on the page unless an earlier session's decision covers it completely."""
+        """Shown on the page unless an earlier session's decision covers it completely (or, when
+        adjudicating, unless the two assessors agree on it or neither judged it)."""
+        if self.disputed is not None and item.id not in self.disputed:
+            return False
         d = self.decisions.get(item.id)
         return not (d is not None and d.reused_from is not None and d.confirmed)
 
@@ -275,7 +295,8 @@ class JudgingSession:
                                "done": sum(1 for it in shown if self._done(it)),
                                "carried": len(items) - len(shown)})
             return {"assessor": self.assessor, "topics": topics, "out": self.out.name,
-                    "updated_topics": self.updated_topics.name, "prefill": bool(self.prefill)}
+                    "updated_topics": self.updated_topics.name, "prefill": bool(self.prefill),
+                    "adjudicating": [a.name for a in self.adjudicating]}
 
     def topic_view(self, number: str) -> dict[str, Any]:
         with self.lock:
@@ -300,7 +321,40 @@ class JudgingSession:
                 "thread": s.thread, "post": None, "segments": [], "dir": "auto", "lang": "",
                 "missing": "this thread is not in the collection given to bolt judge"}
             sources.append({"id": s.id, **view})  # blind: neither run names nor how many runs gave it
-        return {"id": item.id, "text": item.text, "sources": sources, "prefill": self.prefill.get(item.id)}
+        view = {"id": item.id, "text": item.text, "sources": sources, "prefill": self.prefill.get(item.id)}
+        if self.adjudicating:
+            from evaluation.workbench.adjudicate import opinion
+
+            view["opinions"] = [opinion(item, a) for a in self.adjudicating]
+        return view
+
+    def posts_view(self, number: str) -> dict[str, Any]:
+        """The topic's cited posts, one at a time, each with every shown bullet citing it (in pool order).
+
+        The same post recurs across bullets; judging its support for all of them at once reads it
+        once (the RAGTIME annotation tool's way). Decisions are the same ``support`` operations.
+        """
+        with self.lock:
+            self._topic(number)
+            items = [it for it in self.pool.get(number, []) if self.visible(it)]
+            key = f"{number}\x00" + ",".join(it.id for it in items)
+            if key not in self._post_views:
+                by_post: dict[str, list[tuple[PoolItem, Any]]] = {}
+                for it in items:
+                    for s in it.sources:
+                        by_post.setdefault(s.id, []).append((it, s))
+                posts = []
+                for sid, cited in by_post.items():
+                    s0 = cited[0][1]
+                    thread = self.corpus.get(s0.thread)
+                    pairs = [(o, it.text) for it, s in cited for o in s.offsets]
+                    view = post_view(thread, tuple(o for o, _ in pairs), tuple(t for _, t in pairs)) \
+                        if thread is not None else {"thread": s0.thread, "post": None, "segments": [],
+                                                    "missing": "this thread is not in the collection"}
+                    view.pop("before", None)
+                    posts.append({"id": sid, **view, "items": [it.id for it, _ in cited]})
+                self._post_views[key] = posts
+            return {"number": number, "posts": self._post_views[key]}
 
     def _state(self, item: PoolItem) -> dict[str, Any]:
         d = self.decisions.get(item.id)
@@ -336,7 +390,8 @@ class JudgingSession:
             if d is None:
                 pre = self.prefill.get(item.id)
                 d = Decision(set(pre["facets"]), (), dict(pre["supports"]), facets_by="machine",
-                             supports_by={k: "machine" for k in pre["supports"]}) if pre else Decision()
+                             supports_by={k: "machine" for k in pre["supports"]}) if pre else \
+                    Decision(facets_by=self.verdict_label)
             else:
                 d = dataclasses.replace(d, facets=set(d.facets), supports=dict(d.supports),
                                         supports_by=dict(d.supports_by))
@@ -375,13 +430,15 @@ class JudgingSession:
                 raise BadInput(f"this bullet cites no source {sid!r}")
             if value is None:
                 d.supports.pop(sid, None)
-            elif isinstance(value, bool):
+            elif isinstance(value, bool) or value == "partial":
                 d.supports[sid] = value
             else:
-                raise BadInput("\"value\" must be true, false or null")
+                raise BadInput("\"value\" must be true (supports), \"partial\", false (does not) or null (undecided)")
             d.supports_by.pop(sid, None)
             if value is not None and self.verdict_label != "human":
                 d.supports_by[sid] = self.verdict_label
+        elif kind == "take":
+            self._take(item, d, op.get("from"))
         elif kind == "confirm":
             value = op.get("value", True)
             if not isinstance(value, bool):
@@ -391,7 +448,23 @@ class JudgingSession:
             else:
                 d.confirmed = False
         else:
-            raise BadInput(f"unknown operation {kind!r}; use facet, strike, support or confirm")
+            raise BadInput(f"unknown operation {kind!r}; use facet, strike, support, take or confirm")
+
+    def _take(self, item: PoolItem, d: Decision, which: Any) -> None:
+        """Adjudication: start from one assessor's decision (every verdict then the adjudicator's)."""
+        from evaluation.workbench.adjudicate import opinion
+
+        if not self.adjudicating or which not in (0, 1):
+            raise BadInput("\"take\" copies assessor 0's or 1's decision, and only when adjudicating")
+        view = opinion(item, self.adjudicating[which])
+        if view is None:
+            raise BadInput(f"{self.adjudicating[which].name} did not finish this bullet; decide it yourself")
+        topic = self.by_number[item.topic]
+        d.facets = {f for f in view["facets"] if topic.facet(f) is not None}
+        d.struck = tuple((s, e) for s, e in view["struck"])
+        d.supports = dict(view["supports"])
+        d.facets_by = self.verdict_label
+        d.supports_by = {k: self.verdict_label for k in d.supports}
 
     def add_facet(self, number: str, desc: Any, importance: Any, nugget: Any = None) -> dict[str, Any]:
         """Add a facet to a topic and write the updated topics file; returns the new facet."""
@@ -480,8 +553,9 @@ class JudgingSession:
                 s = ids[(thread, offset)]
                 decided = s.id in d.supports
                 by = d.supports_by.get(s.id, "human")
-                sources.append(JudgedSource(thread, offset, s.post_id, bool(d.supports.get(s.id, False)), None,
-                                            ({} if by == "human" else {JUDGED_BY_KEY: by}) if decided
+                supports, grade = support_fields(d.supports.get(s.id, False))
+                sources.append(JudgedSource(thread, offset, s.post_id, supports, None,
+                                            ({} if by == "human" else {JUDGED_BY_KEY: by}) | grade if decided
                                             else {"decided": False}))
             out.append(Judgment(item.topic, occ.run, occ.position, self.assessor, facets, words,
                                 responsive, tuple(sources), dict(extra)))
@@ -491,7 +565,9 @@ class JudgingSession:
         # the word definition its counts follow, as evaluation.judgments.write_judgments stamps it
         return {"assessor": self.assessor, "tool": "bolt judge", "version": __version__, "words": WORDS_VERSION,
                 "topics": str(self.updated_topics if self.updated_topics.exists() else self.topics_path),
-                "runs": {r.run_id: r.path for r in self.runs}}
+                "runs": {r.run_id: r.path for r in self.runs},
+                **({"adjudicates": [{"assessor": a.name, "file": a.path} for a in self.adjudicating]}
+                   if self.adjudicating else {})}
 
     def _save(self) -> None:
         """Rewrite the judgments file atomically; lines of unchanged bullets are serialised once."""
