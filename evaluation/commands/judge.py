@@ -93,12 +93,13 @@ def build_session(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    import signal
     import socket
     import webbrowser
 
     import uvicorn
 
-    from evaluation.workbench.server import create_app, new_token
+    from evaluation.workbench.server import create_app, session_token
     from indexing.errors import ToolkitError
 
     if not 0 <= args.port <= 65535:
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
                            hint="choose another --port, or 0 for a free one") from None
     port = sock.getsockname()[1]
     sock.listen(128)  # connections queue from now on, so the printed URL answers as soon as it is shown
-    token = new_token()
+    token = session_token(args.out)  # the same --out keeps its token: an open tab survives a restart
     session.save()  # carried-over decisions are on disk before the first click
     app = create_app(session, token=token, port=port)
     url = f"http://127.0.0.1:{port}/?token={token}"
@@ -134,9 +135,20 @@ def run(args: argparse.Namespace) -> int:
         webbrowser.open(url)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
+    previous = signal.signal(signal.SIGTERM, _stop)  # `kill PID` stops as Ctrl-C does, summary printed
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Stopped):
         pass
-    print(f"stopped; {session.saves} saves, judgments in {session.out}", file=sys.stderr)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(f"stopped; {session.saves} saves, judgments in {session.out}", file=sys.stderr, flush=True)
     return SUCCESS
+
+
+class _Stopped(Exception):
+    """SIGTERM arrived (uvicorn shuts down on it, then passes it on to the handler it found)."""
+
+
+def _stop(signum, frame) -> None:
+    raise _Stopped()

@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from bolt import __version__
 from bolt.submission import Run
-from bolt.topics import Facet, Nugget, Topic, find_nugget_offsets, nugget_resolves, read_topics, write_topics
+from bolt.topics import Facet, Nugget, Topic, add_facets, find_nugget_offsets, nugget_resolves, read_topics
 from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgment, read_header, read_judgments
 from evaluation.metrics.facts import unit_key
 from evaluation.workbench.pool import PoolItem, build_pool
@@ -490,7 +490,11 @@ class JudgingSession:
             updated = dataclasses.replace(topic, facets=topic.facets + (facet,))
             self.topics = [updated if t.number == number else t for t in self.topics]
             self.by_number[number] = updated
-            write_topics(self.topics, self.updated_topics)
+            original = {t.number: {f.id for f in t.facets} for t in self.original_topics}
+            add_facets(self.topics_path, {t.number: [f for f in t.facets if f.id not in original.get(t.number, set())]
+                                          for t in self.topics
+                                          if any(f.id not in original.get(t.number, set()) for f in t.facets)},
+                       self.updated_topics)  # the original file, comments and all, with the facets added
             self._lines.clear()  # the header and facet order may change
             self._save()  # the header names the updated topics file
             return {"id": facet.id, "importance": facet.importance, "desc": facet.desc,
