@@ -88,7 +88,10 @@ class Judge:
                                      method="POST" if data is not None else "GET")
         try:
             with _DIRECT.open(req, timeout=30) as res:
-                return res.status, json.loads(res.read() or b"{}")
+                data = res.read() or b"{}"
+                if not res.headers.get("content-type", "").startswith("application/json"):
+                    return res.status, {"text": data.decode("utf-8", "replace")}
+                return res.status, json.loads(data)
         except urllib.error.HTTPError as exc:
             text = exc.read()
             try:

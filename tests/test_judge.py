@@ -466,3 +466,41 @@ def test_the_sentence_before_a_bullet_is_its_context_and_one_post_lights_every_b
     assert post_view(thread, (fares,), "Fares were 5 pounds last year.")["before"] == ""
     both = post_view(thread, (fares, jump), ("Fares were 5 pounds last year.", "That's a 60% jump."))
     assert [s["t"] for s in both["segments"] if s["hl"]] == ["Fares were 5 pounds last year.", "That's a 60% jump."]
+
+
+def test_a_restart_keeps_the_token_kill_prints_the_summary_the_icon_is_served_and_comments_stay(runs, corpus,
+                                                                                                tmp_path):
+    import signal
+
+    out = tmp_path / "j.jsonl"
+    args = (str(runs["alpha"]), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out", str(out), "--assessor", "ann")
+    first = Judge(*args)
+    try:
+        code, _ = first.call("/favicon.svg")
+        assert code == 200
+    finally:
+        err = first.stop(signal.SIGTERM)  # `kill PID`
+    assert "stopped; " in err and first.proc.returncode == 0
+    second = Judge(*args)
+    try:
+        assert second.token == first.token  # the tab opened before the restart goes on working
+        assert (out.parent / "j.jsonl.token").stat().st_mode & 0o777 == 0o600
+    finally:
+        second.stop()
+
+    topics = tmp_path / "topics.xml"
+    text = TOPICS.read_text(encoding="utf-8").replace("<topics>", "<topics>\n<!-- campaign 3: do not edit -->", 1)
+    topics.write_text(text, encoding="utf-8")
+    s = JudgingSession(topics_path=topics, runs=[read_run(runs["alpha"])], corpus=corpus, out=tmp_path / "k.jsonl",
+                       assessor="ann")
+    s.add_facet(TOPIC, "Pensioners ride free.", "okay")
+    s.add_facet("1.002", "Another one.", "vital")
+    updated = (tmp_path / "k.topics.xml").read_text(encoding="utf-8")
+    assert "<!-- campaign 3: do not edit -->" in updated
+    from bolt.topics import read_topics
+
+    got = {t.number: [f.desc for f in t.facets] for t in read_topics(tmp_path / "k.topics.xml")}
+    want = {t.number: [f.desc for f in t.facets] for t in read_topics(TOPICS)}
+    want[TOPIC].append("Pensioners ride free.")
+    want["1.002"].append("Another one.")
+    assert got == want
