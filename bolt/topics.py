@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from indexing.atomic import atomic_write_text
 
+import dataclasses
 import difflib
 import os
 import re
@@ -453,21 +454,59 @@ def write_topics(topics: Iterable[Topic], path: str | os.PathLike, queries_only:
             if not t.properties.is_empty:
                 lines.extend(_properties_lines(t.properties))
             for f in t.facets:
-                lines.append(f'  <facet id="{_attr(f.id)}" importance="{_attr(f.importance)}">')
-                lines.append(f"    <desc>{_esc(f.desc)}</desc>")
-                for n in f.nuggets:
-                    cite = ""
-                    if n.post is not None:
-                        cite += f' post="{_attr(n.post)}"'
-                    if n.offset is not None:
-                        cite += f' offset="{n.offset}"'
-                    lines.append(f"    <nugget{cite}>{_esc(n.text)}</nugget>")
-                lines.append("  </facet>")
+                lines.extend(_facet_lines(f))
             if t.rules is not None:
                 lines.append(f"  <rules>{_esc(t.rules)}</rules>")
         lines.append("</topic>")
     lines.append("</topics>")
     _atomic_write(path, "\n".join(lines) + "\n")
+
+
+def _facet_lines(f: Facet) -> list[str]:
+    lines = [f'  <facet id="{_attr(f.id)}" importance="{_attr(f.importance)}">', f"    <desc>{_esc(f.desc)}</desc>"]
+    for n in f.nuggets:
+        cite = ""
+        if n.post is not None:
+            cite += f' post="{_attr(n.post)}"'
+        if n.offset is not None:
+            cite += f' offset="{n.offset}"'
+        lines.append(f"    <nugget{cite}>{_esc(n.text)}</nugget>")
+    lines.append("  </facet>")
+    return lines
+
+
+def add_facets(source: str | os.PathLike, added: dict[str, list[Facet]], path: str | os.PathLike) -> None:
+    """Write ``source``'s topics file to ``path`` with facets added, keeping every byte of the original
+    (comments, layout) around them: each topic's new facets go after its last facet (or before
+    ``</topic>``). The result is read back; when it does not hold exactly the facets expected (an
+    unusual layout), the file is written from the records instead (comments then lost).
+    """
+    text = Path(source).read_text(encoding="utf-8")
+    order = {t.number: i for i, t in enumerate(read_topics(source))}
+    out, pos = [], 0
+    for number, facets in sorted(added.items(), key=lambda kv: order.get(kv[0], len(order))):
+        start = re.search(rf'<topic\s[^>]*number="{re.escape(_attr(number))}"', text[pos:])
+        end = text.find("</topic>", pos + start.end()) if start else -1
+        if start is None or end < 0:
+            break
+        block = text[pos + start.start():end]
+        last = block.rfind("</facet>")
+        at = pos + start.start() + (last + len("</facet>") if last >= 0 else len(block.rstrip(" ")))
+        out.append(text[pos:at] + ("\n" if last >= 0 else "") + "\n".join(sum((_facet_lines(f) for f in facets), []))
+                   + ("" if last >= 0 else "\n"))
+        pos = at
+    candidate = "".join(out) + text[pos:]
+    _atomic_write(Path(path), candidate)
+    want = {t.number: [f.id for f in t.facets] for t in read_topics(source)}
+    for number, facets in added.items():
+        want[number] = want.get(number, []) + [f.id for f in facets]
+    try:
+        got = {t.number: [f.id for f in t.facets] for t in read_topics(path)}
+    except Exception:  # noqa: BLE001 - any parse failure: fall back to writing the records
+        got = None
+    if got != want:
+        merged = [dataclasses.replace(t, facets=t.facets + tuple(added.get(t.number, ()))) for t in read_topics(source)]
+        write_topics(merged, path)
 
 
 def _properties_lines(p: TopicProperties) -> list[str]:

@@ -39,6 +39,10 @@ class ScoreReport:
     name: str = field(default="scores", compare=False)
     path: str | None = field(default=None, compare=False)
     signature_text: str | None = field(default=None, compare=False)  # as read, when the file has one
+    #: what the scorer noticed about its inputs, for the CLI's warnings (not written to the score file):
+    #: ``unknown_facets`` {topic: [ids]}, ``unfinished`` count, ``topics_file``, ``judged_with`` (the
+    #: topics files the judgments' headers name), ``left_out`` (topics dropped by ``judged_only``)
+    notes: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def signature(self) -> str:

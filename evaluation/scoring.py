@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from evaluation.judgments import HolisticJudgment, Judgment, JudgmentSet, gc_paused
+from evaluation.judgments import (HolisticJudgment, Judgment, JudgmentSet, fully_judged_topics, gc_paused, is_unfinished,
+                                  unknown_facets)
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F, reducers_of
 from evaluation.metrics import base as metrics_base
 from evaluation.metrics.facts import BulletFacts, Reducer, Response, TopicContext, UnitKey, post_id_at, unit_key
@@ -488,7 +489,7 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
           votes: str | os.PathLike | None = None, holistic: str | os.PathLike | None = None,
           corpus: Sequence[str] | None = None, index: str | None = None,
           series_types: str | os.PathLike | None = None, also: Sequence[Metric | str] = (),
-          encoding_errors: str | None = None) -> ScoreReport:
+          encoding_errors: str | None = None, judged_only: bool = False) -> ScoreReport:
     """Score runs from judgments: the library form of ``bolt score`` (same settings, same report).
 
     ``runs``: submission paths or ``bolt.submission.Run`` records; ``topics``: a topics path or
@@ -496,6 +497,9 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
     into the settings; records given directly are not (their ``sha256`` settings are None).
     ``also`` adds metrics (objects or reprs): ``also=["nugget_F(beta=5)"]`` reports both F's.
     ``encoding_errors`` is how ``corpus`` files are read (``indexing.encoding``).
+    ``judged_only`` scores only the topics whose every bullet has a finished judgment
+    (``evaluation.judgments.fully_judged_topics``), so a campaign halfway through gives usable means.
+    The report's ``notes`` say what was noticed: unfinished judgments, facet ids the topics lack.
     """
     from bolt.submission import read_run
     from bolt.topics import read_topics, read_votes
@@ -505,6 +509,21 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
     topic_records = read_topics(topics_path) if topics_path is not None else list(topics)
     run_records = [read_run(r) if isinstance(r, (str, os.PathLike)) else r for r in runs]
     sets = [load_judgments(j) if isinstance(j, (str, os.PathLike)) else j for j in judgments]
+    left_out: dict[str, list[str]] = {}
+    if judged_only:
+        kept = set(fully_judged_topics([t.number for t in topic_records], run_records, _index_judgments(sets)))
+        answered = {n for r in run_records for n, res in r.results.items() if res.bullets}
+        for t in topic_records:
+            if t.number not in kept:
+                left_out.setdefault("unfinished" if t.number in answered else "no_bullets", []).append(t.number)
+        topic_records = [t for t in topic_records if t.number in kept]
+        if not topic_records:
+            raise ToolkitError("no topic has a finished judgment for every bullet of these runs",
+                               hint="finish judging one topic (press Done on each bullet), or score without "
+                                    "--judged-only")
+    notes = judgment_notes(topic_records, run_records, sets)
+    notes["topics_file"] = str(topics_path) if topics_path is not None else "the topics given"
+    notes["left_out"] = left_out
     vote_table = read_votes(votes) if votes else None
     hol = read_holistic(holistic) if holistic else None
     unit_of, units = unit_resolver(corpus, index, encoding_errors)
@@ -515,8 +534,22 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
     extra = {"votes_sha256": file_sha256(votes) if votes else None,
              "holistic_sha256": file_sha256(holistic) if holistic else None,
              "series": "trec2004" if series_types else "macro"}
+    if judged_only:
+        extra["judged_only"] = True
     settings = settings_dict(metrics, table, judgments=sets, topics_count=len(topic_records),
                              topics_sha256=file_sha256(topics_path) if topics_path is not None else None,
                              units=units, extra=extra)
     types = read_series_types(series_types) if series_types else None
-    return report(topic_records, table, metrics, settings, series_types=types)
+    rep = report(topic_records, table, metrics, settings, series_types=types)
+    rep.notes = notes
+    return rep
+
+
+def judgment_notes(topics: Sequence[Any], runs: Sequence[Any], sets: Sequence[JudgmentSet]) -> dict[str, Any]:
+    """Unfinished judgments and unknown facet ids among the judgments being scored (topics and runs)."""
+    numbers = {t.number for t in topics}
+    run_ids = {r.run_id for r in runs}
+    scored = [j for js in sets for j in js.judgments if j.topic in numbers and j.run in run_ids]
+    return {"unfinished": sum(1 for j in scored if is_unfinished(j.extra)),
+            "unknown_facets": unknown_facets(topics, ((j.topic, j.facets) for j in scored)),
+            "judged_with": [js.header.get("topics") for js in sets if js.header and js.header.get("topics")]}

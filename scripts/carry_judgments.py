@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bolt.commands.encoding_option import add_encoding_option  # noqa: E402 (after the sys.path line)
-from evaluation.workbench.reuse import bullet_key, source_key  # noqa: E402
+from evaluation.workbench.reuse import bullet_key, is_reusable, persons_verdict, source_key  # noqa: E402
 
 
 def load_lines(path: Path) -> list[dict]:
@@ -51,16 +51,18 @@ def _index(lines: list[dict]) -> tuple[dict, dict]:
     """(topic, normalised text) -> judgment, and (that key, (thread, post unit)) -> supports.
 
     The keys are ``evaluation.workbench.reuse``'s (the one definition of "the same bullet", shared
-    with ``bolt judge --reuse`` and ``bolt assess --reuse``).
+    with ``bolt judge --reuse`` and ``bolt assess --reuse``), and so is what may be carried:
+    ``is_reusable`` (a person's finished judgment, never one with ``"complete": false``).
     """
     by_text, support = {}, {}
     for j in lines:
-        if "text" not in j or j.get("facets") is None:
+        if "text" not in j or j.get("facets") is None or not is_reusable(j.get("assessor", ""), j):
             continue
         k = bullet_key(j["topic"], j["text"])
         by_text.setdefault(k, j)
         for s in j["sources"]:
-            if s.get("supports") is not None:
+            if (s.get("supports") is not None and s.get("decided", True) is not False
+                    and persons_verdict(s.get("judged_by"))):
                 support.setdefault((k, source_key(s["post"], s.get("unit"), s["offset"])), s["supports"])
     return by_text, support
 

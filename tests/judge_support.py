@@ -88,7 +88,10 @@ class Judge:
                                      method="POST" if data is not None else "GET")
         try:
             with _DIRECT.open(req, timeout=30) as res:
-                return res.status, json.loads(res.read() or b"{}")
+                data = res.read() or b"{}"
+                if not res.headers.get("content-type", "").startswith("application/json"):
+                    return res.status, {"text": data.decode("utf-8", "replace")}
+                return res.status, json.loads(data)
         except urllib.error.HTTPError as exc:
             text = exc.read()
             try:
@@ -101,13 +104,18 @@ class Judge:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=10)
 
-    def stop(self) -> None:
+    def stop(self, sig: int = signal.SIGINT) -> str:
+        """Stop the server (Ctrl-C by default); returns what it wrote to stderr."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+        err = ""
+        if self.proc.stderr and not self.proc.stderr.closed:
+            err = self.proc.stderr.read()
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream:
                 stream.close()
+        return err

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.submission import Bullet, Result, read_run, write_run
+from bolt.submission import Bullet, Result, Source, read_run, write_run
 from evaluation.judgments import read_judgments
 from evaluation.matching.text import count_words
 from evaluation.workbench.pool import build_pool
@@ -266,3 +266,241 @@ def test_the_cited_post_is_shown_decoded_with_the_cited_text_lit_and_quotes_mark
     assert "".join(s["t"] for s in segs if s["hl"]) == "Fares rose to 8 pounds & more."
     assert next(s for s in segs if s["cite"])["t"].startswith("Fares")
     assert "\n\n\n" not in "".join(s["t"] for s in segs)  # at most one blank line
+
+
+def _judge_all(first: JudgingSession, confirm: bool = True) -> dict[str, object]:
+    """Facet 1 and support on every pooled bullet of the topic; pressed Done when ``confirm``."""
+    items = {it.text: it for it in first.pool[TOPIC]}
+    for it in items.values():
+        first.apply(it.id, {"op": "facet", "facet": "1", "on": True})
+        first.apply(it.id, {"op": "support", "source": it.sources[0].id, "value": True})
+        if confirm:
+            first.apply(it.id, {"op": "confirm"})
+    return items
+
+
+def test_an_unfinished_judgment_is_never_carried_over_as_finished(runs, corpus, tmp_path, capsys):
+    human = tmp_path / "human.jsonl"
+    first = session(runs, corpus, human)
+    items = _judge_all(first)
+    eng1 = next(t for t in items if t.startswith("From 1 March"))
+    first.apply(items[eng1].id, {"op": "confirm", "value": False})  # back to unfinished
+    first.apply(items[eng1].id, {"op": "strike", "spans": [[0, 4]], "on": True})
+    lines = {j.extra["text"]: j for j in read_judgments(human)}
+    assert lines[eng1].extra["complete"] is False
+
+    index = read_reusable([human])
+    assert index.get(TOPIC, eng1) is None and len(index) == 3  # the three finished ones only
+
+    second = session(runs, corpus, tmp_path / "second.jsonl", names=("alpha", "beta"), reuse=index)
+    second.save()
+    assert second.carried == 3
+    shown = [it["text"] for it in second.topic_view(TOPIC)["items"]]
+    assert eng1 in shown  # waits for a person, not hidden as carried over
+    written = {(j.run, j.bullet): j for j in read_judgments(tmp_path / "second.jsonl")}
+    assert ("alpha", 1) not in written and ("beta", 2) not in written  # eng1 and beta's copy of it
+
+    assert main(["assess", str(runs["alpha"]), str(runs["beta"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+                 "--out", str(tmp_path / "mixed.jsonl"), "--reuse", str(human), "--no-semantic", "--quiet",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["judged_by"] == {"human": 3, "mixed": 0, "machine": 3}
+
+    carry = tmp_path / "carry.jsonl"
+    carry.write_text(human.read_text(encoding="utf-8"), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(Path(__file__).parents[1] / "scripts" / "carry_judgments.py"),
+                           str(runs["beta"]), "--judgments", str(carry), "--corpus", str(CORPUS)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr  # beta's two bullets are left to judge: none carried
+    assert "carried 0 judgments" in done.stderr and "2 bullets left" in done.stderr
+
+
+def test_each_verdict_keeps_who_made_it_until_the_person_decides_it(runs, corpus, tmp_path):
+    auto = tmp_path / "auto.jsonl"
+    assert main(["assess", str(runs["alpha"]), "--topics", str(TOPICS), "--corpus", str(CORPUS),
+                 "--out", str(auto), "--no-semantic", "--quiet"]) == 0
+    out = tmp_path / "ann.jsonl"
+    first = session(runs, corpus, out, prefill=read_judgments(auto))
+    it = next(it for it in first.pool[TOPIC] if it.text.startswith("From 1 March"))
+    first.apply(it.id, {"op": "strike", "spans": [[0, 4]], "on": True})
+    (j,) = [j for j in read_judgments(out) if j.extra["text"] == it.text]
+    assert j.extra["facets_by"] == "machine" and j.sources[0].extra["judged_by"] == "machine"
+    assert j.extra["judged_by"] == "mixed" and j.extra["complete"] is False
+    first.apply(it.id, {"op": "support", "source": it.sources[0].id, "value": False})
+    (j,) = [j for j in read_judgments(out) if j.extra["text"] == it.text]
+    assert "judged_by" not in j.sources[0].extra and j.sources[0].supports is False  # now the person's
+    assert j.extra["facets_by"] == "machine"
+    # resumed: who made each verdict is read back, not turned into the person's
+    again = session(runs, corpus, out, prefill=read_judgments(auto))
+    again.apply(it.id, {"op": "confirm"})
+    (j,) = [j for j in read_judgments(out) if j.extra["text"] == it.text]
+    assert j.extra["facets_by"] == "machine-confirmed" and j.extra["judged_by"] == "human"
+    assert "judged_by" not in j.sources[0].extra
+    again.apply(it.id, {"op": "facet", "facet": "2", "on": True})
+    (j,) = [j for j in read_judgments(out) if j.extra["text"] == it.text]
+    assert "facets_by" not in j.extra  # decided by the person
+
+
+def test_resuming_under_another_name_resumes_as_the_files_assessor_and_says_so(runs, corpus, tmp_path):
+    out = tmp_path / "j.jsonl"
+    first = JudgingSession(topics_path=TOPICS, runs=[read_run(runs["alpha"]), read_run(runs["beta"])],
+                           corpus=corpus, out=out, assessor="ann")
+    items = first.pool[TOPIC]
+    for it in items[:3]:
+        first.apply(it.id, {"op": "facet", "facet": "2", "on": True})
+    before = out.read_bytes()
+    with pytest.raises(ToolkitError) as err:
+        JudgingSession(topics_path=TOPICS, runs=[read_run(runs["alpha"])], corpus=corpus, out=out, assessor="bob")
+    assert "human:ann" in str(err.value) and "--assessor" in str(err.value)
+    args = (str(runs["alpha"]), str(runs["beta"]), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out", str(out))
+    import os
+    os.environ["BOLT_ASSESSOR"] = "bob"
+    try:
+        judge = Judge(*args)
+    finally:
+        del os.environ["BOLT_ASSESSOR"]
+    try:
+        view = judge.call(f"/api/topic/{TOPIC}")[1]
+        assert [it["id"] for it in view["items"]] == [it.id for it in items]  # ann's order
+    finally:
+        err_text = judge.stop()
+    assert "resuming as human:ann" in err_text and out.read_bytes() == before
+    refused = subprocess.run([sys.executable, "-m", "bolt.cli", "judge", *args, "--assessor", "bob", "--no-browser"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "human:ann" in refused.stderr and out.read_bytes() == before
+
+
+def test_score_warns_of_unknown_facets_and_unfinished_judgments_and_scores_judged_topics_only(corpus, tmp_path,
+                                                                                              capsys):
+    from judge_support import nuggets
+
+    one, two = nuggets("1.001")[:2], nuggets("1.002")[:2]
+    run = tmp_path / "two.xml"
+    write_run("two", [Result(n, tuple(Bullet(i, t, (Source(post, off),)) for i, (_, t, post, off) in enumerate(ns, 1)))
+                      for n, ns in (("1.001", one), ("1.002", two))], run)
+    out = tmp_path / "ann.jsonl"
+    s = JudgingSession(topics_path=TOPICS, runs=[read_run(run)], corpus=corpus, out=out, assessor="ann")
+    added = s.add_facet("1.001", "Pensioners ride free.", "okay")["id"]
+    for it in s.pool["1.001"]:
+        s.apply(it.id, {"op": "facet", "facet": added, "on": True})
+        s.apply(it.id, {"op": "support", "source": it.sources[0].id, "value": True})
+        s.apply(it.id, {"op": "confirm"})
+    s.apply(s.pool["1.002"][0].id, {"op": "facet", "facet": "1", "on": True})  # unfinished; the other unjudged
+    capsys.readouterr()
+    assert main(["score", str(run), "--topics", str(TOPICS), "--judgments", str(out), "--json"]) == 0
+    err = capsys.readouterr().err
+    assert f"1 facet id(s) in the judgments are not in {TOPICS} (1.001: {added})" in err
+    assert "ann.topics.xml: give that as --topics" in err
+    assert "1 judgment(s) are unfinished" in err and "1 bullet(s) of the runs have no judgment" in err
+
+    assert main(["score", str(run), "--topics", str(out.with_name("ann.topics.xml")), "--judgments", str(out),
+                 "--judged-only", "--json"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)["runs"]["two"]
+    assert set(doc["topics"]) == {"1.001"} and doc["mean"] == doc["topics"]["1.001"]
+    assert doc["mean"]["F_c"] > 0  # the added facet counts with the updated topics file
+    assert "left out 1 topic(s) not judged in full (1.002) and 10 the runs give no bullet for" in captured.err
+    assert "facet id(s)" not in captured.err and "unfinished" not in captured.err.split("--judged-only")[0]
+
+    assert main(["assess", str(run), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out",
+                 str(tmp_path / "mixed.jsonl"), "--reuse", str(out), "--no-semantic", "--quiet"]) == 0
+    assert f"warning: --reuse: 1 facet id(s) in the judgments are not in {TOPICS}" in capsys.readouterr().err
+
+
+def test_adjudication_shows_only_disagreements_and_marks_each_verdict_adjudicated(runs, corpus, tmp_path):
+    files = {}
+    for name, facet_of_first in (("ann", "1"), ("bob", "2")):
+        out = files[name] = tmp_path / f"{name}.jsonl"
+        s = JudgingSession(topics_path=TOPICS, runs=[read_run(runs["alpha"])], corpus=corpus, out=out, assessor=name)
+        for k, it in enumerate(sorted(s.pool[TOPIC], key=lambda it: it.text)):
+            s.apply(it.id, {"op": "facet", "facet": facet_of_first if k == 0 else "3", "on": True})
+            s.apply(it.id, {"op": "support", "source": it.sources[0].id,
+                            "value": "partial" if (k == 1 and name == "bob") else True})
+            if not (k == 3 and name == "bob"):
+                s.apply(it.id, {"op": "confirm"})
+    from evaluation.workbench.adjudicate import read_assessors
+
+    adj = tmp_path / "adj.jsonl"
+    s = JudgingSession(topics_path=TOPICS, runs=[read_run(runs["alpha"])], corpus=corpus, out=adj, assessor="cat",
+                       adjudicate=read_assessors([files["ann"], files["bob"]]))
+    s.save()
+    texts = sorted(it.text for it in s.pool[TOPIC])
+    view = s.topic_view(TOPIC)
+    shown = {it["text"]: it for it in view["items"]}
+    # 0: facets differ; 1: support full vs partial; 3: bob never pressed Done; 2: alike, carried over
+    assert set(shown) == {texts[0], texts[1], texts[3]} and view["carried"] == 1
+    first = shown[texts[0]]
+    assert [o["assessor"] for o in first["opinions"]] == ["human:ann", "human:bob"]
+    assert [o["facets"] for o in first["opinions"]] == [["1"], ["2"]]
+    assert shown[texts[3]]["opinions"][1] is None
+    sid = shown[texts[1]]["sources"][0]["id"]
+    assert shown[texts[1]]["opinions"][1]["supports"] == {sid: "partial"}
+    s.apply(first["id"], {"op": "take", "from": 1})
+    s.apply(first["id"], {"op": "confirm"})
+    s.apply(shown[texts[1]]["id"], {"op": "support", "source": sid, "value": "partial"})
+    lines = {j.extra["text"]: j for j in read_judgments(adj)}
+    assert set(lines) == {texts[0], texts[1], texts[2]}
+    assert lines[texts[0]].facets == ("2",) and lines[texts[0]].extra["facets_by"] == "adjudicated"
+    assert lines[texts[0]].sources[0].extra["judged_by"] == "adjudicated" and lines[texts[0]].extra["complete"]
+    partial = lines[texts[1]].sources[0]
+    assert partial.supports is False and partial.extra == {"judged_by": "adjudicated", "support": "partial"}
+    assert lines[texts[2]].extra["reused_from"].startswith(str(files["ann"])) and lines[texts[2]].extra["complete"]
+    assert "facets_by" not in lines[texts[2]].extra  # both assessors' own verdict, carried over
+    header = json.loads(adj.read_text(encoding="utf-8").splitlines()[0])["_meta"]
+    assert [a["assessor"] for a in header["adjudicates"]] == ["human:ann", "human:bob"]
+    # one cited post at a time: every shown bullet citing it, and context before a bullet on demand
+    posts = s.posts_view(TOPIC)["posts"]
+    assert sorted(i for p in posts for i in p["items"]) == sorted(it["id"] for it in view["items"])
+    assert all(any(seg["hl"] for seg in p["segments"]) for p in posts)
+    assert all("before" in src for it in view["items"] for src in it["sources"])
+
+
+def test_the_sentence_before_a_bullet_is_its_context_and_one_post_lights_every_bullet_citing_it():
+    from evaluation.workbench.posts import post_view
+    from indexing.reader import parse_thread_text
+
+    raw = ('<doc id="bolt-eng-DF-1-2-4">\n<headline>\nh\n</headline>\n<post id="p1" author="a" datetime="d">\n'
+           'Fares were 5 pounds last year. Now they are\n8 pounds! That&apos;s a 60% jump. Then a rant.\n</post>\n</doc>\n')
+    thread = parse_thread_text(raw, path="t.xml")
+    jump, fares = raw.index("That&apos;s"), raw.index("Fares")
+    assert post_view(thread, (jump,), "That's a 60% jump.")["before"] == "Now they are 8 pounds!"
+    assert post_view(thread, (fares,), "Fares were 5 pounds last year.")["before"] == ""
+    both = post_view(thread, (fares, jump), ("Fares were 5 pounds last year.", "That's a 60% jump."))
+    assert [s["t"] for s in both["segments"] if s["hl"]] == ["Fares were 5 pounds last year.", "That's a 60% jump."]
+
+
+def test_a_restart_keeps_the_token_kill_prints_the_summary_the_icon_is_served_and_comments_stay(runs, corpus,
+                                                                                                tmp_path):
+    import signal
+
+    out = tmp_path / "j.jsonl"
+    args = (str(runs["alpha"]), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out", str(out), "--assessor", "ann")
+    first = Judge(*args)
+    try:
+        code, _ = first.call("/favicon.svg")
+        assert code == 200
+    finally:
+        err = first.stop(signal.SIGTERM)  # `kill PID`
+    assert "stopped; " in err and first.proc.returncode == 0
+    second = Judge(*args)
+    try:
+        assert second.token == first.token  # the tab opened before the restart goes on working
+        assert (out.parent / "j.jsonl.token").stat().st_mode & 0o777 == 0o600
+    finally:
+        second.stop()
+
+    topics = tmp_path / "topics.xml"
+    text = TOPICS.read_text(encoding="utf-8").replace("<topics>", "<topics>\n<!-- campaign 3: do not edit -->", 1)
+    topics.write_text(text, encoding="utf-8")
+    s = JudgingSession(topics_path=topics, runs=[read_run(runs["alpha"])], corpus=corpus, out=tmp_path / "k.jsonl",
+                       assessor="ann")
+    s.add_facet(TOPIC, "Pensioners ride free.", "okay")
+    s.add_facet("1.002", "Another one.", "vital")
+    updated = (tmp_path / "k.topics.xml").read_text(encoding="utf-8")
+    assert "<!-- campaign 3: do not edit -->" in updated
+    from bolt.topics import read_topics
+
+    got = {t.number: [f.desc for f in t.facets] for t in read_topics(tmp_path / "k.topics.xml")}
+    want = {t.number: [f.desc for f in t.facets] for t in read_topics(TOPICS)}
+    want[TOPIC].append("Pensioners ride free.")
+    want["1.002"].append("Another one.")
+    assert got == want

@@ -67,6 +67,9 @@ def test_judge_in_the_browser(browser, tmp_path, capsys):
         assert len(items) == 5 and page.locator(".badge.auto").count() == 5  # all prefilled, none confirmed
         assert page.locator("mark").count() >= 5  # each cited text lit in its post
         assert page.locator(".post[dir='rtl']").count() >= 1  # the Arabic post reads right to left
+        assert "words responsive" not in page.inner_text(".auto")  # never "0 of 13" beside the bullet's "13 of 13"
+        long = next(f for f in read_topics(TOPICS)[0].facets if len(f.desc) > 48)
+        assert long.desc in page.eval_on_selector_all(".fchk .fdesc", "els => els.map(e => e.textContent)")
 
         # A: keys only. Facet 2 toggled, the first source supports, done.
         a = items[0]
@@ -96,11 +99,13 @@ def test_judge_in_the_browser(browser, tmp_path, capsys):
         page.keyboard.press("Enter"); saved()
         # A facet found in the responses, its nugget selected with the mouse in B's cited post, then ticked on D.
         lit = page.locator(f"#item-{b} .post mark").first.bounding_box()
+        form_before = page.locator("form.addfacet").bounding_box()
         page.mouse.move(lit["x"] + 2, lit["y"] + 6)
         page.mouse.down()
         page.mouse.move(lit["x"] + min(lit["width"], 220) - 2, lit["y"] + 6, steps=5)
         page.mouse.up()
         assert "Nugget: «" in page.inner_text("#nugget-pick")
+        assert page.locator("form.addfacet").bounding_box()["height"] == form_before["height"]  # nothing jumps
         nugget_text = " ".join(page.evaluate("() => window.getSelection().toString()").split())
         page.fill("form.addfacet textarea", "Pensioners ride free.")
         page.select_option("form.addfacet select", "okay")
@@ -111,6 +116,8 @@ def test_judge_in_the_browser(browser, tmp_path, capsys):
 
         page.reload()
         page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+        box = page.locator(".item.current").bounding_box()
+        assert 0 <= box["y"] < 900  # the current bullet is in view after a reload
         assert page.locator(f"#item-{a} .badge.done").count() == 1
         assert page.locator(f"#item-{b} .tok.struck").count() == 2
         assert facets_on(d) >= {"4"}
@@ -153,3 +160,100 @@ def test_judge_in_the_browser(browser, tmp_path, capsys):
     scores = json.loads(capsys.readouterr().out)
     assert set(scores["runs"]) == {"alpha", "beta"}
     assert all(0 <= r["mean"]["F_c"] <= 1 for r in scores["runs"].values())
+
+
+def test_adjudicate_and_judge_one_cited_post_at_a_time_in_the_browser(browser, tmp_path):
+    """Two assessors' files, the adjudication page (only disagreements, take a side, context on demand),
+    then the post-at-a-time view (graded support for every bullet citing a post); the page loads
+    without a 404 (icon), the topic list stays pinned, and a new topic opens at its top."""
+    from bolt.submission import read_run
+    from evaluation.workbench.session import JudgingSession
+
+    from bolt.submission import Bullet, Result, Source, write_run
+    from judge_support import nuggets
+
+    runs = make_runs(tmp_path / "runs")
+    gamma = tmp_path / "runs" / "gamma.xml"  # topic 1.002, judged by ann only: all shown for adjudication
+    write_run("gamma", [Result("1.002", tuple(Bullet(i, t, (Source(post, off),))
+                                              for i, (_, t, post, off) in enumerate(nuggets("1.002"), 1)))], gamma)
+    corpus = open_corpus(paths=[CORPUS])
+    files = {}
+    for name, first_facet in (("ann", "1"), ("bob", "2")):
+        files[name] = tmp_path / f"{name}.jsonl"
+        judged = [runs["alpha"], gamma] if name == "ann" else [runs["alpha"]]
+        s = JudgingSession(topics_path=TOPICS, runs=[read_run(r) for r in judged], corpus=corpus, out=files[name],
+                           assessor=name)
+        for it in s.pool["1.002"]:
+            s.apply(it.id, {"op": "facet", "facet": "1", "on": True})
+            s.apply(it.id, {"op": "confirm"})
+        for k, it in enumerate(sorted(s.pool[TOPIC], key=lambda it: it.text)):
+            s.apply(it.id, {"op": "facet", "facet": first_facet if k < 2 else "3", "on": True})
+            s.apply(it.id, {"op": "support", "source": it.sources[0].id, "value": True})
+            s.apply(it.id, {"op": "confirm"})
+        texts = sorted(it.text for it in s.pool[TOPIC])
+    out = tmp_path / "adj.jsonl"
+    judge = Judge(str(runs["alpha"]), str(gamma), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out", str(out),
+                  "--assessor", "cat", "--adjudicate", str(files["ann"]), str(files["bob"]))
+    page = browser.new_page(viewport={"width": 1280, "height": 500})
+    missing: list[str] = []
+    page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+    saves = [0]
+
+    def saved() -> None:
+        saves[0] += 1
+        page.wait_for_selector(f"body[data-saves='{saves[0]}']", state="attached", timeout=10_000)
+
+    try:
+        page.goto(judge.url)
+        page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+        assert not missing  # the icon is served: no 404 on load
+        assert "adjudicating human:ann and human:bob" in page.inner_text("#who")
+        shown = {page.inner_text(f"#item-{i} .bullet"): i
+                 for i in page.eval_on_selector_all(".item", "els => els.map(e => e.id.slice(5))")}
+        assert set(shown) == set(texts[:2])  # the two they disagree on; the two alike are carried over
+        assert "2 carried over" in page.inner_text("#progress")
+        cur = page.eval_on_selector(".item.current", "e => e.id.slice(5)")
+        assert page.locator(f"#item-{cur} .opinion").count() == 2
+        page.keyboard.press("b"); saved()  # start from bob's decision
+        assert set(page.eval_on_selector_all(f"#item-{cur} input[data-facet]",
+                                             "els => els.filter(e => e.checked).map(e => e.dataset.facet)")) == {"2"}
+        page.keyboard.press("c")  # the sentence before it in its post, on demand
+        assert page.locator(f"#item-{cur} .context").count() == 1
+        page.keyboard.press("Enter"); saved()
+        other = next(i for i in shown.values() if i != cur)
+
+        page.keyboard.press("v")  # one cited post at a time
+        page.wait_for_selector(".postcard")
+        rows = page.locator(".prow")
+        assert rows.count() == 2 and page.locator(".postcard mark").count() >= 2
+        row_items = page.eval_on_selector_all(".prow", "els => els.map(e => e.dataset.item)")
+        target = row_items.index(other)
+        for _ in range(target):
+            page.keyboard.press("j")
+        page.keyboard.press("p"); saved()  # partly supports
+        assert page.locator(f".prow[data-item='{other}'] button.partial.on").count() == 1
+        page.keyboard.press("v")
+        page.wait_for_selector(f"#item-{other}")
+        assert page.locator(f"#item-{other} button.partial.on").count() == 1
+
+        page.evaluate("() => window.scrollTo(0, 10000)")
+        assert page.evaluate("() => window.scrollY") > 200  # the page did scroll
+        top = page.locator("#topics").bounding_box()["y"]
+        assert 0 < top < 60  # the topic list stays pinned under the bar
+        page.keyboard.press("]")
+        page.wait_for_function("() => location.hash.includes('1.002')")
+        page.wait_for_function("() => document.querySelectorAll('.item').length >= 3")
+        assert page.evaluate("() => document.documentElement.scrollHeight") > 1000  # long enough to keep a scroll
+        assert page.evaluate("() => window.scrollY") == 0  # the new topic opens at its top
+    finally:
+        page.close()
+        judge.stop()
+
+    lines = {j.extra["text"]: j for j in read_judgments(out) if j.topic == TOPIC}
+    assert set(lines) == set(texts)
+    decided = lines[page_text := next(t for t, i in shown.items() if i == cur)]
+    assert decided.facets == ("2",) and decided.extra["facets_by"] == "adjudicated" and decided.extra["complete"]
+    partly = lines[next(t for t, i in shown.items() if i == other)].sources[0]
+    assert partly.supports is False and partly.extra == {"judged_by": "adjudicated", "support": "partial"}
+    assert all(lines[t].extra["reused_from"].startswith(str(files["ann"])) for t in texts[2:])
+    assert page_text in texts[:2]

@@ -171,7 +171,11 @@ def run(args: argparse.Namespace) -> int:
             raise ToolkitError("--out is also given as --reuse", file=str(args.out),
                                hint="write the mixed judgments to a new file")
         reused = {"human": 0, "mixed": 0, "machine": 0}
-        judgments = with_human(judgments, runs, read_reusable(args.reuse), reused)
+        index = read_reusable(args.reuse)
+        warning = index.unknown_facets_warning(topics, args.topics)
+        if warning:
+            print(f"warning: --reuse: {warning}", file=sys.stderr)
+        judgments = with_human(judgments, runs, index, reused)
         header.update(reuse=[str(p) for p in args.reuse])
     write_judgments(summarize(judgments, stats), args.out, header)
     if args.json:

@@ -20,18 +20,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     add_judging_inputs(parser, "judgments file to write (read back first when it exists: the session resumes)")
     parser.add_argument("--assessor", default=None, metavar="NAME",
-                        help="your name, written as assessor 'human:NAME' (default: your login name)")
+                        help="your name, written as assessor 'human:NAME' (default: the assessor of an existing "
+                             "--out, else $BOLT_ASSESSOR or your login name)")
     parser.add_argument("--prefill", default=None, metavar="AUTO.jsonl",
                         help="the automatic assessor's judgments, shown (marked) until you confirm them")
     parser.add_argument("--reuse", nargs="+", default=[], metavar="OLD.jsonl",
                         help="earlier human judgments: bullets judged there are carried over and not shown again")
+    parser.add_argument("--adjudicate", nargs=2, default=None, metavar=("A.jsonl", "B.jsonl"),
+                        help="two assessors' judgments of these runs: show only the bullets they disagree on and "
+                             "write the adjudicated judgments to --out (the bullets they agree on carried over)")
     parser.add_argument("--port", type=int, default=0, metavar="N", help="port on 127.0.0.1 (0: a free one)")
     parser.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
 
 
-def _assessor_name(value: str | None) -> str:
+def _assessor_name(value: str | None, owner: str | None = None) -> str:
+    """--assessor, else the existing file's assessor (``owner``), else $BOLT_ASSESSOR or the login name."""
     from indexing.errors import ToolkitError
 
+    if value is None and owner is not None:
+        return owner
     name = value if value is not None else (os.environ.get("BOLT_ASSESSOR") or _login())
     name = name.strip()
     if not name or len(name) > 100 or any(c.isspace() and c != " " for c in name):
@@ -51,12 +58,13 @@ def build_session(args: argparse.Namespace):
     from evaluation.commands.assess import open_judged_corpus, read_runs
     from evaluation.judgments import read_judgments
     from evaluation.workbench.reuse import read_reusable, same_file
-    from evaluation.workbench.session import JudgingSession, hold_out_file
+    from evaluation.workbench.session import JudgingSession, file_assessor, hold_out_file
     from indexing.errors import ToolkitError
 
-    for path in [*args.reuse, *([args.prefill] if args.prefill else [])]:
+    adjudicate = getattr(args, "adjudicate", None) or []
+    for path in [*args.reuse, *([args.prefill] if args.prefill else []), *adjudicate]:
         if same_file(path, args.out):
-            raise ToolkitError("--out is also given as --reuse/--prefill", file=str(path),
+            raise ToolkitError("--out is also given as --reuse/--prefill/--adjudicate", file=str(path),
                                hint="the session resumes from --out by itself; give earlier files only")
     runs = read_runs(args.runs)
     # a resumed session, and the machine's judgments shown, were made from text read one way: read it so again
@@ -64,19 +72,34 @@ def build_session(args: argparse.Namespace):
     lock = hold_out_file(args.out)  # held by the session until the process ends
     prefill = read_judgments(args.prefill) if args.prefill else ()
     reuse = read_reusable(args.reuse) if args.reuse else None
+    owner = file_assessor(args.out)
+    assessor = _assessor_name(args.assessor, owner)
+    if args.assessor is None and owner is not None:
+        print(f"resuming as {owner}, the assessor of {args.out} (give your own --out to judge as someone else)",
+              file=sys.stderr)
+    if adjudicate:
+        from evaluation.workbench.adjudicate import read_assessors
+
+        adjudicate = read_assessors(adjudicate)
     session = JudgingSession(topics_path=args.topics, runs=runs, corpus=corpus, out=args.out,
-                             assessor=_assessor_name(args.assessor), prefill=prefill, reuse=reuse)
+                             assessor=assessor, prefill=prefill, reuse=reuse, adjudicate=adjudicate)
     session.lock_file = lock
+    if reuse is not None:
+        shown = session.updated_topics if session.updated_topics.exists() else args.topics
+        warning = reuse.unknown_facets_warning(session.topics, shown)
+        if warning:
+            print(f"warning: --reuse: {warning}", file=sys.stderr)
     return session
 
 
 def run(args: argparse.Namespace) -> int:
+    import signal
     import socket
     import webbrowser
 
     import uvicorn
 
-    from evaluation.workbench.server import create_app, new_token
+    from evaluation.workbench.server import create_app, session_token
     from indexing.errors import ToolkitError
 
     if not 0 <= args.port <= 65535:
@@ -91,15 +114,17 @@ def run(args: argparse.Namespace) -> int:
                            hint="choose another --port, or 0 for a free one") from None
     port = sock.getsockname()[1]
     sock.listen(128)  # connections queue from now on, so the printed URL answers as soon as it is shown
-    token = new_token()
+    token = session_token(args.out)  # the same --out keeps its token: an open tab survives a restart
     session.save()  # carried-over decisions are on disk before the first click
     app = create_app(session, token=token, port=port)
     url = f"http://127.0.0.1:{port}/?token={token}"
     overview = session.overview()
     total = sum(t["total"] for t in overview["topics"])
     done = sum(t["done"] for t in overview["topics"])
-    print(f"judging {total} bullets of {len(session.runs)} runs over {len(overview['topics'])} topics "
-          f"({done} done, {session.carried} carried over from --reuse) as {session.assessor}", file=sys.stderr)
+    what = ("adjudicating " + " and ".join(overview["adjudicating"]) + ": " if session.adjudicating else "judging ")
+    source = "agreed on" if session.adjudicating else "carried over from --reuse"
+    print(f"{what}{total} bullets of {len(session.runs)} runs over {len(overview['topics'])} topics "
+          f"({done} done, {session.carried} {source}) as {session.assessor}", file=sys.stderr)
     print(f"judgments -> {session.out}; added facets -> {session.updated_topics}", file=sys.stderr)
     if session.stale:
         print(f"warning: {session.stale} judgments in {session.out} are about bullets the runs no longer hold "
@@ -110,9 +135,20 @@ def run(args: argparse.Namespace) -> int:
         webbrowser.open(url)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
+    previous = signal.signal(signal.SIGTERM, _stop)  # `kill PID` stops as Ctrl-C does, summary printed
     try:
         server.run(sockets=[sock])
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Stopped):
         pass
-    print(f"stopped; {session.saves} saves, judgments in {session.out}", file=sys.stderr)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(f"stopped; {session.saves} saves, judgments in {session.out}", file=sys.stderr, flush=True)
     return SUCCESS
+
+
+class _Stopped(Exception):
+    """SIGTERM arrived (uvicorn shuts down on it, then passes it on to the handler it found)."""
+
+
+def _stop(signum, frame) -> None:
+    raise _Stopped()

@@ -37,6 +37,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--also", action="append", default=[], metavar="METRIC",
                    help="also report this metric, e.g. 'nugget_F(beta=5)' beside nugget_F (repeatable); "
                         "results of two metrics of one name are keyed by their repr")
+    p.add_argument("--judged-only", action="store_true",
+                   help="score only the topics whose every bullet, in every run, has a finished judgment "
+                        "(a campaign halfway through: the means are over those topics)")
     p.add_argument("--series-types", metavar="FILE",
                    help="TSV topic<TAB>type (factoid|list|other): series scores use the TREC 2004 weights")
 
@@ -54,7 +57,8 @@ def compute(args) -> "ScoreReport":
     return score(args.runs, args.topics, args.judgments, beta=args.beta, err_denominator=args.err_denominator,
                  avg_nugget_words=args.avg_nugget_words, votes=args.votes, holistic=args.holistic,
                  corpus=args.corpus, index=args.index, series_types=args.series_types,
-                 also=_parse_also(getattr(args, "also", None) or []), encoding_errors=policy)
+                 also=_parse_also(getattr(args, "also", None) or []), encoding_errors=policy,
+                 judged_only=getattr(args, "judged_only", False))
 
 
 def _parse_also(texts: list[str]) -> list:
@@ -87,8 +91,29 @@ def _table(rep) -> None:
     console.print(rep.signature, highlight=False, soft_wrap=True)
 
 
+def warn_notes(rep) -> None:
+    """The scorer's notes as warnings: unknown facet ids, unfinished judgments, topics left out."""
+    from evaluation.judgments import unknown_facets_warning
+
+    notes = rep.notes
+    if notes.get("unknown_facets"):
+        print("warning: " + unknown_facets_warning(notes["unknown_facets"], notes["topics_file"],
+                                                   notes.get("judged_with", ())), file=sys.stderr)
+    if notes.get("unfinished"):
+        print(f"warning: {notes['unfinished']} judgment(s) are unfinished (\"complete\": false: Done was never "
+              "pressed) and are scored as they stand; finish them in bolt judge, or give --judged-only",
+              file=sys.stderr)
+    left = notes.get("left_out") or {}
+    if left:
+        part, empty = left.get("unfinished", []), left.get("no_bullets", [])
+        print(f"--judged-only: left out {len(part)} topic(s) not judged in full"
+              + (f" ({', '.join(part[:10])}{', ...' if len(part) > 10 else ''})" if part else "")
+              + f" and {len(empty)} the runs give no bullet for", file=sys.stderr)
+
+
 def run(args) -> int:
     rep = compute(args)
+    warn_notes(rep)
     unjudged = sum(rep.unjudged.values())
     if unjudged:
         print(f"warning: {unjudged} bullet(s) of the runs have no judgment and count as irrelevant with "

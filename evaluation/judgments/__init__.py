@@ -11,7 +11,8 @@ Split by job, every name re-exported here: :mod:`~evaluation.judgments.records` 
 ``JudgedSource``, ``JudgmentSet``), :mod:`~evaluation.judgments.read` (the one line parser
 ``parse_judgment`` and the readers), :mod:`~evaluation.judgments.write`,
 :mod:`~evaluation.judgments.holistic` (the AQUAINT pilot's holistic scores) and
-:mod:`~evaluation.judgments.rules` (the one rule catalogue of both files, ``RULES``).
+:mod:`~evaluation.judgments.rules` (the one rule catalogue of both files, ``RULES``) and
+:mod:`~evaluation.judgments.coverage` (unfinished judgments, unknown facet ids, fully judged topics).
 """
 from __future__ import annotations
 
@@ -23,8 +24,11 @@ from evaluation.judgments.read import (file_sha256, gc_paused, iter_judgments, i
 from evaluation.judgments.write import dumps_judgment, write_judgments
 from evaluation.judgments.holistic import HOLISTIC_COLUMNS, HolisticJudgment, read_holistic
 from evaluation.judgments.rules import RULES
+from evaluation.judgments.coverage import (COMPLETE_KEY, fully_judged_topics, is_unfinished, unknown_facets,
+                                           unknown_facets_warning)
 
 __all__ = ["META_KEY", "REQUIRED_KEYS", "SOURCE_REQUIRED_KEYS", "SOURCE_KNOWN_KEYS", "JudgedSource", "Judgment",
            "JudgmentSet", "parse_judgment", "iter_judgments", "read_judgments", "read_header", "load_judgments",
            "file_sha256", "gc_paused", "iter_lines", "dumps_judgment", "write_judgments", "HOLISTIC_COLUMNS",
-           "HolisticJudgment", "read_holistic", "RULES"]
+           "HolisticJudgment", "read_holistic", "RULES", "COMPLETE_KEY", "is_unfinished", "unknown_facets",
+           "unknown_facets_warning", "fully_judged_topics"]

@@ -14,14 +14,19 @@ from indexing.records import decode_spans
 
 _SENTENCE_END = re.compile(r"[.!?。！？؟\n]")
 _FALLBACK_CHARS = 400
+_CONTEXT_END = ".!?。！？؟"
 _DIRECTION = {"arz": ("ar", "rtl"), "cmn": ("zh", "ltr"), "eng": ("en", "ltr")}
 
 
-def post_view(thread, offsets: tuple[int, ...], bullet_text: str) -> dict[str, Any]:
+def post_view(thread, offsets: tuple[int, ...], bullet_text: str | tuple[str, ...]) -> dict[str, Any]:
     """A JSON-ready view of the post holding ``offsets[0]``: header fields and text segments.
 
     Segments are ``{"t": text, "q": quote depth > 0, "hl": lit, "cite": starts at a cited offset}``.
+    ``bullet_text`` is the text cited at every offset, or one text per offset (the post-at-a-time
+    view lights every bullet citing the post). ``before`` is the sentence before the first lit text
+    in the post (context for a bullet such as "That's a 60% jump.", shown on demand).
     """
+    texts = (bullet_text,) * len(offsets) if isinstance(bullet_text, str) else tuple(bullet_text)
     post = thread.post_at(offsets[0])
     lang, direction = _DIRECTION.get(thread.lang or "", ("", "auto"))
     if post is None:
@@ -33,7 +38,7 @@ def post_view(thread, offsets: tuple[int, ...], bullet_text: str) -> dict[str, A
         if chars and piece.is_quote != chars[-1][2] and chars[-1][0] != "\n" and not text.startswith("\n"):
             chars.append(("\n", offs[0] if offs else piece.start, piece.is_quote))
         chars.extend((c, o, piece.is_quote) for c, o in zip(text, offs))
-    found = [_find(thread, o, bullet_text) for o in offsets]  # the bullet's own text at each citation
+    found = [_find(thread, o, t) for o, t in zip(offsets, texts)]  # the bullet's own text at each citation
     spans = [f if f is not None else _sentence_span(chars, o) for f, o in zip(found, offsets)]
     cites = set(offsets)
     segments: list[dict[str, Any]] = []
@@ -50,10 +55,26 @@ def post_view(thread, offsets: tuple[int, ...], bullet_text: str) -> dict[str, A
             last["t"] += c
         else:
             segments.append({"t": c, "q": quote, "hl": lit, "cite": cite})
+    before = _sentence_before(chars, min(s for s, _ in spans)) if spans else ""
     _trim(segments)
     return {"thread": thread.id, "post": post.id, "author": post.author, "datetime": post.datetime,
-            "lang": lang, "dir": direction, "segments": segments,
+            "lang": lang, "dir": direction, "segments": segments, "before": before,
             "found": any(f is not None for f in found)}
+
+
+def _sentence_before(chars: list[tuple[str, int, bool]], start: int) -> str:
+    """The sentence that ends just before raw offset ``start`` in the post ("" when it opens the post)."""
+    i = next((k for k, (_, o, _) in enumerate(chars) if o >= start), len(chars))
+    end = i
+    while end > 0 and chars[end - 1][0].isspace():
+        end -= 1
+    k = end - 1  # skip the closing punctuation of that sentence, then find where it starts
+    while k > 0 and end - k < _FALLBACK_CHARS:
+        c = chars[k - 1][0]
+        if c in _CONTEXT_END or (c == "\n" and k >= 2 and chars[k - 2][0] == "\n"):
+            break  # a sentence's end, or a blank line (a line break alone may only wrap a sentence)
+        k -= 1
+    return " ".join("".join(c for c, _, _ in chars[max(k, 0):end]).split())
 
 
 def _find(thread, offset: int, text: str) -> tuple[int, int] | None:

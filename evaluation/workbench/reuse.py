@@ -19,12 +19,60 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from bolt.problems import ERROR, Problem, ProblemsError
-from evaluation.judgments import JudgedSource, Judgment, read_judgments
+from evaluation.judgments import JudgedSource, Judgment, is_unfinished, read_header, read_judgments
 from evaluation.metrics.facts import unit_key
 
 TEXT_KEY = "text"          # the judged bullet text (extra key written by `bolt judge`)
 STRUCK_KEY = "struck"      # struck character spans [[start, end], ...] of that text
-JUDGED_BY_KEY = "judged_by"  # "human" or "machine" on every judgment `bolt assess --reuse` writes
+JUDGED_BY_KEY = "judged_by"  # "human", "mixed" or "machine" on a judgment; on a source, who judged it
+FACETS_BY_KEY = "facets_by"  # who chose a judgment's facets, when not the person (see VERDICT_BY)
+
+SUPPORT_KEY = "support"      # graded support on a source, written when "partial" (TREC RAG 2024's grades)
+SUPPORT_GRADES = ("full", "partial", "none")
+#: How a partial support reads as SPEC §5's yes/no ``supports``: not supporting (TREC RAG 2024's strict
+#: reading). The grade stays on the source (``"support": "partial"``) for a lenient reading later.
+PARTIAL_SUPPORTS = False
+
+def support_verdict(supports: bool, extra: Any) -> "bool | str":
+    """A source's graded verdict: "partial" when its extra keys say so, else its yes/no."""
+    return "partial" if extra.get(SUPPORT_KEY) == "partial" else bool(supports)
+
+
+def support_fields(verdict: "bool | str") -> tuple[bool, dict[str, str]]:
+    """(SPEC §5 ``supports``, extra keys) of a graded verdict; today's files stay valid (yes/no)."""
+    if verdict == "partial":
+        return PARTIAL_SUPPORTS, {SUPPORT_KEY: "partial"}
+    return verdict is True, {}
+
+
+#: Who made one verdict (the facets of a bullet, or one source's support). Absent means ``human``
+#: (every file written before verdicts said who made them). ``machine``: the automatic assessor's
+#: pre-set verdict, shown but not yet decided by the person; ``machine-confirmed``: that verdict,
+#: accepted as it stood when the person pressed Done; ``adjudicated``: decided in an adjudication.
+VERDICT_BY = ("human", "machine", "machine-confirmed", "adjudicated")
+
+
+def persons_verdict(by: object) -> bool:
+    """True when a person made (or accepted) the verdict ``by`` labels; None is a person's."""
+    return by is None or (by in VERDICT_BY and by != "machine")
+
+
+def judged_by(labels: Iterable[str]) -> str:
+    """A judgment's ``judged_by`` from its verdicts' labels: human, machine, or mixed."""
+    mine = [persons_verdict(b) for b in labels]
+    return "human" if all(mine) else "machine" if not any(mine) else "mixed"
+
+
+def is_reusable(assessor: str, extra: Any) -> bool:
+    """The one definition of a judgment that may be carried over to other runs: a person's, finished.
+
+    ``extra`` is the judgment's extra keys (or a whole JSON line). Skipped: a machine's judgment
+    (``auto:`` assessor or ``judged_by: machine``) and one the person has not finished
+    (``complete: false``), which is never carried over as finished. Used by ``bolt judge --reuse``,
+    ``bolt assess --reuse`` and ``scripts/carry_judgments.py``.
+    """
+    return (not str(assessor).startswith("auto:") and extra.get(JUDGED_BY_KEY) != "machine"
+            and not is_unfinished(extra))
 
 _EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
 
@@ -59,7 +107,7 @@ class HumanDecision:
 
     facets: tuple[str, ...]
     struck: tuple[tuple[int, int], ...]
-    supports: dict[tuple[str, str], bool] = field(default_factory=dict)
+    supports: dict[tuple[str, str], "bool | str"] = field(default_factory=dict)  # True, False or "partial"
     assessor: str = ""
     origin: str = ""  # "FILE:LINE" of the judgment it came from
 
@@ -126,6 +174,18 @@ class ReuseIndex:
     def __init__(self) -> None:
         self.decisions: dict[BulletKey, HumanDecision] = {}
         self.files: list[str] = []
+        self.judged_with: list[str] = []  # the topics files the files' headers name
+
+    def unknown_facets_warning(self, topics: Iterable[Any], topics_path: object) -> str | None:
+        """A warning when the decisions name facet ids ``topics`` lack (None when they name none).
+
+        Such ids (facets added in the workbench, in another topics file) are carried as they are,
+        but the scorer ignores them unless it is given the topics file that holds them.
+        """
+        from evaluation.judgments import unknown_facets, unknown_facets_warning
+
+        unknown = unknown_facets(topics, ((k[0], d.facets) for k, d in self.decisions.items()))
+        return unknown_facets_warning(unknown, topics_path, self.judged_with) if unknown else None
 
     def __len__(self) -> int:
         return len(self.decisions)
@@ -143,23 +203,23 @@ class ReuseIndex:
             d = HumanDecision(j.facets, struck, dict(d.supports) if d else {}, j.assessor, origin)
             self.decisions[key] = d
         for src in j.sources:
-            if src.extra.get("decided", True) is not False:
-                d.supports[unit_key(src.post, src.unit, src.offset)] = src.supports
+            if src.extra.get("decided", True) is not False and persons_verdict(src.extra.get(JUDGED_BY_KEY)):
+                d.supports[unit_key(src.post, src.unit, src.offset)] = support_verdict(src.supports, src.extra)
 
 
 def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
     """Human judgments from ``paths`` (in order; a later file overrides an earlier one).
 
-    Only judgments a person made count: a judgment marked ``judged_by: machine`` (written by
-    ``bolt assess --reuse``) or by an ``auto:`` assessor is skipped, so the machine's guesses never
-    pass for a person's. A judgment without its ``text`` stops the read with the line to fix.
+    Only finished judgments a person made count (:func:`is_reusable`), and of a mixed one only the
+    sources the person judged, so the machine's guesses and unfinished work never pass for a
+    person's decision. A judgment without its ``text`` stops the read with the line to fix.
     """
     index = ReuseIndex()
     for path in paths:
         name = str(path)
         problems: list[Problem] = []
         for j in read_judgments(path):
-            if j.extra.get(JUDGED_BY_KEY) == "machine" or j.assessor.startswith("auto:"):
+            if not is_reusable(j.assessor, j.extra):
                 continue
             text = j.extra.get(TEXT_KEY)
             if not isinstance(text, str) or not text.strip():
@@ -179,6 +239,9 @@ def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
         if problems:
             raise ProblemsError(problems)
         index.files.append(name)
+        header_topics = (read_header(path) or {}).get("topics")
+        if isinstance(header_topics, str) and header_topics not in index.judged_with:
+            index.judged_with.append(header_topics)
     return index
 
 
@@ -195,8 +258,9 @@ def apply_human(machine: Judgment, text: str, human: HumanDecision) -> Judgment:
     for src in machine.sources:
         k = unit_key(src.post, src.unit, src.offset)
         if k in human.supports:
-            sources.append(JudgedSource(src.post, src.offset, src.unit, human.supports[k], None,
-                                        {JUDGED_BY_KEY: "human"}))
+            supports, grade = support_fields(human.supports[k])
+            sources.append(JudgedSource(src.post, src.offset, src.unit, supports, None,
+                                        {JUDGED_BY_KEY: "human", **grade}))
         else:
             machine_sources += 1
             sources.append(JudgedSource(src.post, src.offset, src.unit, src.supports, src.facets,

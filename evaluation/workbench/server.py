@@ -3,13 +3,14 @@
 It trusts no request: every request must name this server in ``Host`` (no DNS rebinding), any
 ``Origin`` must be this server's, every API call must carry the per-session token (printed in the
 URL, sent back by the page as a header, compared in constant time), writes must be JSON of
-bounded size, and the only files it serves are the three of the page, from a fixed table. The
+bounded size, and the only files it serves are the four of the page (with its icon), from a fixed table. The
 collection is shown only as decoded text of the posts the runs cite.
 """
 from __future__ import annotations
 
 import hmac
 import json
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -25,7 +26,8 @@ from evaluation.workbench.session import BadInput, JudgingSession
 STATIC = Path(__file__).with_name("static")
 PAGES = {"/": ("index.html", "text/html; charset=utf-8"),
          "/app.js": ("app.js", "text/javascript; charset=utf-8"),
-         "/app.css": ("app.css", "text/css; charset=utf-8")}
+         "/app.css": ("app.css", "text/css; charset=utf-8"),
+         "/favicon.svg": ("favicon.svg", "image/svg+xml")}
 MAX_BODY = 64 * 1024
 TOKEN_HEADER = "x-bolt-token"
 SECURITY_HEADERS = {
@@ -42,6 +44,23 @@ SECURITY_HEADERS = {
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def session_token(out: str | Path) -> str:
+    """The token for a judgments file: the one of its last session, so an open tab goes on working
+    after a restart. Kept in ``OUT.token`` beside it, readable by its owner only (mode 0600)."""
+    path = Path(out).with_name(Path(out).name + ".token")
+    try:
+        token = path.read_text(encoding="ascii").strip()
+        if len(token) >= 32 and token.replace("-", "").replace("_", "").isalnum():
+            return token
+    except (OSError, UnicodeDecodeError):
+        pass
+    token = new_token()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(token + "\n")
+    return token
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -67,8 +86,9 @@ def create_app(session: JudgingSession, *, token: str, port: int) -> Starlette:
             if api:
                 sent = request.headers.get(TOKEN_HEADER, "")
                 if not hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode()):
-                    return _error(403, "missing or wrong session token; open the URL 'bolt judge' printed "
-                                       "(it ends in ?token=...)")
+                    return _error(403, "missing or wrong session token: bolt judge was started again with a new "
+                                       "one (another --out, or its .token file removed); open the URL it printed "
+                                       "last (it ends in ?token=...)")
             try:
                 return await handler(request)
             except BadInput as exc:
@@ -114,6 +134,12 @@ def create_app(session: JudgingSession, *, token: str, port: int) -> Starlette:
         view = await run_in_threadpool(session.topic_view, request.path_params["number"])
         return JSONResponse(view, headers=SECURITY_HEADERS)
 
+    async def posts(request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        view = await run_in_threadpool(session.posts_view, request.path_params["number"])
+        return JSONResponse(view, headers=SECURITY_HEADERS)
+
     async def decide(request: Request) -> Response:
         from starlette.concurrency import run_in_threadpool
 
@@ -147,6 +173,7 @@ def create_app(session: JudgingSession, *, token: str, port: int) -> Starlette:
     routes += [
         Route("/api/overview", checked(overview), methods=["GET"]),
         Route("/api/topic/{number}", checked(topic), methods=["GET"]),
+        Route("/api/posts/{number}", checked(posts), methods=["GET"]),
         Route("/api/decide", checked(decide), methods=["POST"]),
         Route("/api/facet", checked(facet), methods=["POST"]),
     ]

@@ -21,13 +21,14 @@ from typing import Any, Iterable
 
 from bolt import __version__
 from bolt.submission import Run
-from bolt.topics import Facet, Nugget, Topic, find_nugget_offsets, nugget_resolves, read_topics, write_topics
-from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgment, read_judgments
+from bolt.topics import Facet, Nugget, Topic, add_facets, find_nugget_offsets, nugget_resolves, read_topics
+from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgment, read_header, read_judgments
 from evaluation.metrics.facts import unit_key
 from evaluation.workbench.pool import PoolItem, build_pool
 from evaluation.workbench.posts import post_view
-from evaluation.workbench.reuse import (JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key, merge_spans,
-                                        struck_extra, struck_spans, struck_words)
+from evaluation.workbench.reuse import (FACETS_BY_KEY, JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key,
+                                        judged_by, merge_spans, struck_extra, struck_spans, struck_words,
+                                        support_fields, support_verdict)
 from indexing.atomic import atomic_open, atomic_write_text
 from indexing.encoding import MANIFEST_KEY, STRICT
 from indexing.errors import ToolkitError
@@ -43,14 +44,33 @@ class BadInput(ValueError):
 
 @dataclass
 class Decision:
-    """A person's decision about one pooled bullet (its facets, struck spans, support per source)."""
+    """A person's decision about one pooled bullet (its facets, struck spans, support per source).
+
+    Each verdict says who made it (``reuse.VERDICT_BY``): ``facets_by`` for the facets, ``supports_by``
+    per source. A verdict pre-set from ``--prefill`` stays the machine's until the person decides that
+    verdict (or presses Done, which makes every verdict shown ``machine-confirmed``).
+    """
 
     facets: set[str] = field(default_factory=set)
     struck: tuple[tuple[int, int], ...] = ()
-    supports: dict[str, bool] = field(default_factory=dict)  # PooledSource.id -> supports
+    supports: dict[str, bool | str] = field(default_factory=dict)  # PooledSource.id -> True, False, "partial"
     confirmed: bool = False
     reused_from: str | None = None  # "FILE:LINE" while the decision is carried over unchanged
     updated: float = 0.0
+    facets_by: str = "human"
+    supports_by: dict[str, str] = field(default_factory=dict)  # PooledSource.id -> who, when not "human"
+
+    def confirm(self) -> None:
+        """Done pressed: every verdict the machine pre-set is now accepted by the person."""
+        self.confirmed = True
+        if self.facets_by == "machine":
+            self.facets_by = "machine-confirmed"
+        self.supports_by = {k: "machine-confirmed" if v == "machine" else v for k, v in self.supports_by.items()}
+
+    def labels(self) -> list[str]:
+        """Who made each verdict: the facets, each decided source, the struck words (a person's)."""
+        return [self.facets_by, *(self.supports_by.get(k, "human") for k in self.supports),
+                *(["human"] if self.struck else [])]
 
 
 def hold_out_file(out: str | os.PathLike):
@@ -83,6 +103,19 @@ def hold_out_file(out: str | os.PathLike):
     return fh
 
 
+def file_assessor(out: str | os.PathLike) -> str | None:
+    """The assessor named in the header of an existing judgments file (None: no file or no name).
+
+    A file is one person's: resuming it under another name would relabel every line and reorder
+    the pool (the order is per assessor), so ``bolt judge`` resumes as this name or refuses.
+    """
+    path = Path(out)
+    if not path.exists():
+        return None
+    name = (read_header(path) or {}).get("assessor")
+    return name if isinstance(name, str) and name else None
+
+
 def updated_topics_path(out: str | os.PathLike) -> Path:
     """Where added facets go: ``JUDGMENTS.topics.xml`` beside ``JUDGMENTS.jsonl``."""
     p = Path(out)
@@ -93,10 +126,16 @@ class JudgingSession:
     """The state behind the page. Thread-safe: every public method takes the session lock."""
 
     def __init__(self, *, topics_path: str | os.PathLike, runs: list[Run], corpus, out: str | os.PathLike,
-                 assessor: str, prefill: Iterable[Judgment] = (), reuse: ReuseIndex | None = None) -> None:
+                 assessor: str, prefill: Iterable[Judgment] = (), reuse: ReuseIndex | None = None,
+                 adjudicate: list | None = None) -> None:
         self.lock = threading.Lock()
         self.out = Path(out)
         self.assessor = assessor if assessor.startswith("human:") else f"human:{assessor}"
+        owner = file_assessor(self.out)
+        if owner is not None and owner != self.assessor:
+            raise ToolkitError(f"these judgments are {owner}'s, not {self.assessor}'s", file=str(self.out),
+                               hint=f"leave out --assessor (or give --assessor {owner.removeprefix('human:')}) to "
+                                    "go on as its assessor, or give your own --out")
         self.topics_path = Path(topics_path)
         self.updated_topics = updated_topics_path(out)
         self.original_topics = read_topics(self.topics_path)
@@ -108,6 +147,7 @@ class JudgingSession:
         self.items: dict[str, PoolItem] = {it.id: it for items in self.pool.values() for it in items}
         self.by_key = {it.key: it for it in self.items.values()}
         self.decisions: dict[str, Decision] = {}
+        self.verdict_label = "human"  # what a verdict decided on this page is marked as (reuse.VERDICT_BY)
         self.kept: list[Judgment] = []  # lines of --out that are not about this pool
         self.prefill: dict[str, dict[str, Any]] = {}
         self.saves = 0
@@ -117,8 +157,13 @@ class JudgingSession:
         self.stale = 0  # lines of --out moved aside because their run now has another bullet there
         self.stale_path = self.out.with_name(self.out.stem + ".stale.jsonl")
         self._views: dict[str, list[dict]] = {}
+        self._post_views: dict[str, list[dict]] = {}
+        self.adjudicating = list(adjudicate or [])  # adjudicate.Assessor x 2, when adjudicating
+        self.disputed: set[str] | None = None  # ids of the bullets to adjudicate (None: not adjudicating)
         self._resume()
         self.carried = self._reuse(reuse) if reuse is not None else 0
+        if self.adjudicating:
+            self._start_adjudication()
         self._prefill(prefill)
 
     # ------------------------------------------------------------------------ loading
@@ -152,7 +197,7 @@ class JudgingSession:
         for j in read_judgments(self.out):
             text = j.extra.get(TEXT_KEY)
             item = None
-            if isinstance(text, str) and j.extra.get(JUDGED_BY_KEY) != "machine":
+            if isinstance(text, str) and not j.assessor.startswith("auto:"):
                 item = self.by_key.get(bullet_key(j.topic, text))
             if item is not None:
                 self._adopt(item, j)
@@ -174,12 +219,16 @@ class JudgingSession:
         if d is None:
             d = self.decisions[item.id] = Decision(
                 set(j.facets), struck_spans(j.extra.get(STRUCK_KEY), item.text) or (), {},
-                bool(j.extra.get("complete", True)), j.extra.get("reused_from"))
+                bool(j.extra.get("complete", True)), j.extra.get("reused_from"),
+                facets_by=str(j.extra.get(FACETS_BY_KEY, "human")))
         ids = {s.key: s.id for s in item.sources}
         for src in j.sources:
             sid = ids.get(unit_key(src.post, src.unit, src.offset))
             if sid is not None and sid not in d.supports and src.extra.get("decided", True) is not False:
-                d.supports[sid] = src.supports
+                d.supports[sid] = support_verdict(src.supports, src.extra)
+                by = src.extra.get(JUDGED_BY_KEY)
+                if isinstance(by, str) and by != "human":
+                    d.supports_by[sid] = by
 
     def _reuse(self, index: ReuseIndex) -> int:
         """Carry earlier human decisions over; returns how many bullets need nothing more."""
@@ -196,6 +245,16 @@ class JudgingSession:
             self.decisions[item.id] = Decision(set(human.facets), struck, supports, complete, human.origin)
             done += complete
         return done
+
+    def _start_adjudication(self) -> None:
+        """Carry over what both assessors decided alike; show only the bullets they disagree on."""
+        from evaluation.workbench.adjudicate import split
+
+        if len(self.adjudicating) != 2:
+            raise ToolkitError("adjudication compares two assessors' files", hint="give --adjudicate A.jsonl B.jsonl")
+        self.verdict_label = "adjudicated"
+        agreed, self.disputed = split(self.items.values(), self.adjudicating)
+        self.carried += self._reuse(agreed)
 
     def _prefill(self, judgments: Iterable[Judgment]) -> None:
         """Index the automatic assessor's judgments by pooled item (shown, never written as a person's)."""
@@ -220,7 +279,10 @@ class JudgingSession:
     # ------------------------------------------------------------------------ views
 
     def visible(self, item: PoolItem) -> bool:
-        """Shown on the page unless an earlier session's decision covers it completely."""
+        """Shown on the page unless an earlier session's decision covers it completely (or, when
+        adjudicating, unless the two assessors agree on it or neither judged it)."""
+        if self.disputed is not None and item.id not in self.disputed:
+            return False
         d = self.decisions.get(item.id)
         return not (d is not None and d.reused_from is not None and d.confirmed)
 
@@ -234,7 +296,8 @@ class JudgingSession:
                                "done": sum(1 for it in shown if self._done(it)),
                                "carried": len(items) - len(shown)})
             return {"assessor": self.assessor, "topics": topics, "out": self.out.name,
-                    "updated_topics": self.updated_topics.name, "prefill": bool(self.prefill)}
+                    "updated_topics": self.updated_topics.name, "prefill": bool(self.prefill),
+                    "adjudicating": [a.name for a in self.adjudicating]}
 
     def topic_view(self, number: str) -> dict[str, Any]:
         with self.lock:
@@ -259,7 +322,40 @@ class JudgingSession:
                 "thread": s.thread, "post": None, "segments": [], "dir": "auto", "lang": "",
                 "missing": "this thread is not in the collection given to bolt judge"}
             sources.append({"id": s.id, **view})  # blind: neither run names nor how many runs gave it
-        return {"id": item.id, "text": item.text, "sources": sources, "prefill": self.prefill.get(item.id)}
+        view = {"id": item.id, "text": item.text, "sources": sources, "prefill": self.prefill.get(item.id)}
+        if self.adjudicating:
+            from evaluation.workbench.adjudicate import opinion
+
+            view["opinions"] = [opinion(item, a) for a in self.adjudicating]
+        return view
+
+    def posts_view(self, number: str) -> dict[str, Any]:
+        """The topic's cited posts, one at a time, each with every shown bullet citing it (in pool order).
+
+        The same post recurs across bullets; judging its support for all of them at once reads it
+        once (the RAGTIME annotation tool's way). Decisions are the same ``support`` operations.
+        """
+        with self.lock:
+            self._topic(number)
+            items = [it for it in self.pool.get(number, []) if self.visible(it)]
+            key = f"{number}\x00" + ",".join(it.id for it in items)
+            if key not in self._post_views:
+                by_post: dict[str, list[tuple[PoolItem, Any]]] = {}
+                for it in items:
+                    for s in it.sources:
+                        by_post.setdefault(s.id, []).append((it, s))
+                posts = []
+                for sid, cited in by_post.items():
+                    s0 = cited[0][1]
+                    thread = self.corpus.get(s0.thread)
+                    pairs = [(o, it.text) for it, s in cited for o in s.offsets]
+                    view = post_view(thread, tuple(o for o, _ in pairs), tuple(t for _, t in pairs)) \
+                        if thread is not None else {"thread": s0.thread, "post": None, "segments": [],
+                                                    "missing": "this thread is not in the collection"}
+                    view.pop("before", None)
+                    posts.append({"id": sid, **view, "items": [it.id for it, _ in cited]})
+                self._post_views[key] = posts
+            return {"number": number, "posts": self._post_views[key]}
 
     def _state(self, item: PoolItem) -> dict[str, Any]:
         d = self.decisions.get(item.id)
@@ -294,9 +390,12 @@ class JudgingSession:
             d = self.decisions.get(item.id)
             if d is None:
                 pre = self.prefill.get(item.id)
-                d = Decision(set(pre["facets"]), (), dict(pre["supports"])) if pre else Decision()
+                d = Decision(set(pre["facets"]), (), dict(pre["supports"]), facets_by="machine",
+                             supports_by={k: "machine" for k in pre["supports"]}) if pre else \
+                    Decision(facets_by=self.verdict_label)
             else:
-                d = dataclasses.replace(d, facets=set(d.facets), supports=dict(d.supports))
+                d = dataclasses.replace(d, facets=set(d.facets), supports=dict(d.supports),
+                                        supports_by=dict(d.supports_by))
             self._change(item, d, op)
             d.reused_from = None  # a person touched it: it is theirs now
             d.updated = time.time()
@@ -315,6 +414,7 @@ class JudgingSession:
             if not isinstance(on, bool):
                 raise BadInput("\"on\" must be true or false")
             (d.facets.add if on else d.facets.discard)(fid)
+            d.facets_by = self.verdict_label
         elif kind == "strike":
             spans, on = struck_spans(op.get("spans"), item.text), op.get("on")
             if spans is None or not isinstance(on, bool):
@@ -331,17 +431,41 @@ class JudgingSession:
                 raise BadInput(f"this bullet cites no source {sid!r}")
             if value is None:
                 d.supports.pop(sid, None)
-            elif isinstance(value, bool):
+            elif isinstance(value, bool) or value == "partial":
                 d.supports[sid] = value
             else:
-                raise BadInput("\"value\" must be true, false or null")
+                raise BadInput("\"value\" must be true (supports), \"partial\", false (does not) or null (undecided)")
+            d.supports_by.pop(sid, None)
+            if value is not None and self.verdict_label != "human":
+                d.supports_by[sid] = self.verdict_label
+        elif kind == "take":
+            self._take(item, d, op.get("from"))
         elif kind == "confirm":
             value = op.get("value", True)
             if not isinstance(value, bool):
                 raise BadInput("\"value\" must be true or false")
-            d.confirmed = value
+            if value:
+                d.confirm()
+            else:
+                d.confirmed = False
         else:
-            raise BadInput(f"unknown operation {kind!r}; use facet, strike, support or confirm")
+            raise BadInput(f"unknown operation {kind!r}; use facet, strike, support, take or confirm")
+
+    def _take(self, item: PoolItem, d: Decision, which: Any) -> None:
+        """Adjudication: start from one assessor's decision (every verdict then the adjudicator's)."""
+        from evaluation.workbench.adjudicate import opinion
+
+        if not self.adjudicating or which not in (0, 1):
+            raise BadInput("\"take\" copies assessor 0's or 1's decision, and only when adjudicating")
+        view = opinion(item, self.adjudicating[which])
+        if view is None:
+            raise BadInput(f"{self.adjudicating[which].name} did not finish this bullet; decide it yourself")
+        topic = self.by_number[item.topic]
+        d.facets = {f for f in view["facets"] if topic.facet(f) is not None}
+        d.struck = tuple((s, e) for s, e in view["struck"])
+        d.supports = dict(view["supports"])
+        d.facets_by = self.verdict_label
+        d.supports_by = {k: self.verdict_label for k in d.supports}
 
     def add_facet(self, number: str, desc: Any, importance: Any, nugget: Any = None) -> dict[str, Any]:
         """Add a facet to a topic and write the updated topics file; returns the new facet."""
@@ -367,7 +491,11 @@ class JudgingSession:
             updated = dataclasses.replace(topic, facets=topic.facets + (facet,))
             self.topics = [updated if t.number == number else t for t in self.topics]
             self.by_number[number] = updated
-            write_topics(self.topics, self.updated_topics)
+            original = {t.number: {f.id for f in t.facets} for t in self.original_topics}
+            add_facets(self.topics_path, {t.number: [f for f in t.facets if f.id not in original.get(t.number, set())]
+                                          for t in self.topics
+                                          if any(f.id not in original.get(t.number, set()) for f in t.facets)},
+                       self.updated_topics)  # the original file, comments and all, with the facets added
             self._lines.clear()  # the header and facet order may change
             self._save()  # the header names the updated topics file
             return {"id": facet.id, "importance": facet.importance, "desc": facet.desc,
@@ -416,8 +544,10 @@ class JudgingSession:
         order = {f.id: i for i, f in enumerate(topic.facets)}
         facets = tuple(sorted(d.facets, key=lambda f: order.get(f, len(order))))
         words, responsive = struck_words(item.text, d.struck)
-        extra: dict[str, Any] = {**struck_extra(item.text, d.struck), JUDGED_BY_KEY: "human",
+        extra: dict[str, Any] = {**struck_extra(item.text, d.struck), JUDGED_BY_KEY: judged_by(d.labels()),
                                  "complete": d.confirmed}
+        if d.facets_by != "human":
+            extra[FACETS_BY_KEY] = d.facets_by
         if d.reused_from is not None:
             extra["reused_from"] = d.reused_from
         ids = {(s.thread, o): s for s in item.sources for o in s.offsets}
@@ -427,8 +557,11 @@ class JudgingSession:
             for thread, offset in occ.sources:
                 s = ids[(thread, offset)]
                 decided = s.id in d.supports
-                sources.append(JudgedSource(thread, offset, s.post_id, bool(d.supports.get(s.id, False)), None,
-                                            {} if decided else {"decided": False}))
+                by = d.supports_by.get(s.id, "human")
+                supports, grade = support_fields(d.supports.get(s.id, False))
+                sources.append(JudgedSource(thread, offset, s.post_id, supports, None,
+                                            ({} if by == "human" else {JUDGED_BY_KEY: by}) | grade if decided
+                                            else {"decided": False}))
             out.append(Judgment(item.topic, occ.run, occ.position, self.assessor, facets, words,
                                 responsive, tuple(sources), dict(extra)))
         return out
@@ -438,7 +571,9 @@ class JudgingSession:
         return {"assessor": self.assessor, "tool": "bolt judge", "version": __version__, "words": WORDS_VERSION,
                 "topics": str(self.updated_topics if self.updated_topics.exists() else self.topics_path),
                 "runs": {r.run_id: r.path for r in self.runs},
-                MANIFEST_KEY: getattr(self.corpus, "encoding_errors", STRICT)}
+                MANIFEST_KEY: getattr(self.corpus, "encoding_errors", STRICT),
+                **({"adjudicates": [{"assessor": a.name, "file": a.path} for a in self.adjudicating]}
+                   if self.adjudicating else {})}
 
     def _save(self) -> None:
         """Rewrite the judgments file atomically; lines of unchanged bullets are serialised once."""

@@ -7,7 +7,9 @@ const TOKEN = new URLSearchParams(location.search).get("token") || "";
 const CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af";
 const TOKEN_RE = new RegExp(`[${CJK}]|[^\\s${CJK}]+`, "gu");
 
-const state = { overview: null, topic: null, number: null, cur: 0, src: {} };
+const state = { overview: null, topic: null, number: null, cur: 0, src: {}, context: new Set(),
+                mode: "bullets", posts: null, rows: [], row: 0 };
+const SUPPORT_LABEL = { true: "supports", partial: "partly", false: "does not" };
 
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
@@ -59,7 +61,9 @@ async function api(path, body) {
 
 async function loadOverview() {
   state.overview = await api("/api/overview");
-  document.getElementById("who").textContent = state.overview.assessor;
+  const adj = state.overview.adjudicating || [];
+  document.getElementById("who").textContent = state.overview.assessor +
+    (adj.length ? ` · adjudicating ${adj.join(" and ")}` : "");
   document.getElementById("files").textContent =
     `→ ${state.overview.out} · added facets → ${state.overview.updated_topics}`;
   renderTopics();
@@ -82,6 +86,8 @@ function renderTopics() {
       el("span", { class: "q", text: t.query }),
       meter(pct));
   }));
+  const active = nav.querySelector("a.active");
+  if (active) active.scrollIntoView({ block: "nearest" });
 }
 
 async function openTopic(number, keepPlace) {
@@ -90,15 +96,20 @@ async function openTopic(number, keepPlace) {
   const curId = sameTopic && state.topic && state.topic.items[state.cur] ? state.topic.items[state.cur].id : null;
   state.topic = data;
   state.number = number;
-  if (!(keepPlace && sameTopic)) {
+  const fresh = !(keepPlace && sameTopic);
+  if (fresh) {
     const open = data.items.findIndex(it => !(it.decision && it.decision.confirmed));
     state.cur = open >= 0 ? open : 0;
+    state.posts = null;
   } else if (curId) {
     const i = data.items.findIndex(it => it.id === curId);
     state.cur = i >= 0 ? i : 0;
   }
+  if (fresh) window.scrollTo(0, 0);  // a new topic opens at its top, not at the last one's scroll position
   renderTopic();
   renderTopics();
+  if (state.mode === "posts") await showPosts(!fresh);
+  else if (fresh && state.cur > 0) focusItem(state.cur, true);
   setStatus(`topic ${number}: ${progressText()}`);
 }
 
@@ -148,7 +159,10 @@ function renderTopic() {
     t.description ? el("p", { class: "desc", text: t.description, dir: "auto" }) : null,
     el("div", { class: "progress" }, el("span", { id: "progress", text: progressText() }), " · ",
       el("label", {}, el("input", { type: "checkbox", id: "hide-done", checked: hideDone(),
-        onchange: ev => setHideDone(ev.target.checked) }), " hide done bullets (h)")),
+        onchange: ev => setHideDone(ev.target.checked) }), " hide done bullets (h)"), " · ",
+      el("button", { type: "button", class: "small", id: "view-switch",
+        text: state.mode === "posts" ? "Show bullets (v)" : "Judge by cited post (v)",
+        onclick: () => switchView() })),
     facets, form);
   const items = document.getElementById("items");
   if (!t.items.length) {
@@ -157,9 +171,19 @@ function renderTopic() {
       : "No run gave a bullet for this topic." }));
     return;
   }
+  if (state.mode === "posts") return;  // showPosts draws the items section
   items.replaceChildren(...t.items.map((it, i) => renderItem(it, i)));
   items.classList.toggle("hide-done", hideDone());
   focusItem(state.cur, false);
+  revealCited(items);
+}
+
+// A post box scrolls on its own: bring its lit text (or the cited offset) into view.
+function revealCited(root) {
+  root.querySelectorAll(".post").forEach(post => {
+    const mark = post.querySelector("mark") || post.querySelector(".cite");
+    if (mark && mark.offsetTop + mark.offsetHeight > post.clientHeight) post.scrollTop = Math.max(0, mark.offsetTop - 24);
+  });
 }
 
 // ------------------------------------------------------------------ one bullet
@@ -183,6 +207,9 @@ function renderItem(it, i) {
   const pre = it.prefill;
   const facetsOn = new Set(d ? d.facets : pre ? pre.facets : []);
   const bullet = el("div", { class: "bullet", dir: "auto", "data-item": it.id });
+  const before = (it.sources.find(s => s.before) || {}).before;
+  const context = state.context.has(it.id) ? el("div", { class: "context", dir: "auto",
+    text: before ? `… ${before}` : "(nothing before it: the bullet's text opens its post)" }) : null;
   let last = 0;
   for (const m of it.text.matchAll(TOKEN_RE)) {
     if (m.index > last) bullet.append(it.text.slice(last, m.index));
@@ -204,25 +231,27 @@ function renderItem(it, i) {
     el("input", { type: "checkbox", checked: facetsOn.has(f.id), "data-facet": f.id,
                   onchange: ev => send(it, { op: "facet", facet: f.id, on: ev.target.checked }) }),
     el("span", { class: "key", text: k < 9 ? String(k + 1) : "·" }),
-    el("span", { class: "fdesc", dir: "auto", text: f.desc.length > 48 ? f.desc.slice(0, 46) + "…" : f.desc })));
+    el("span", { class: "fdesc", dir: "auto", text: f.desc })));
   const autoBox = pre && !(d && d.confirmed) ? el("div", { class: "auto" },
     el("strong", { text: `Automatic assessor (${pre.assessor}), not confirmed: ` }),
-    pre.facets.length ? `facets ${pre.facets.join(", ")}` : "no facet",
-    `; ${pre.responsive_words} of ${pre.words} words responsive.`,
+    pre.facets.length ? `facets ${pre.facets.join(", ")}.` : "no facet.",
     pre.evidence && pre.evidence.length ? el("ul", {}, pre.evidence.slice(0, 6).map(ev => el("li", {
       text: `facet ${ev.facet}: ${ev.rule} ${typeof ev.score === "number" ? ev.score.toFixed(2) : ev.score}` +
             (ev.threshold !== undefined ? ` (threshold ${ev.threshold})` : "") }))) : null,
     pre.notes ? el("div", { text: pre.notes }) : null) : null;
   const sources = it.sources.map((s, k) => renderSource(it, s, k));
+  const opinions = it.opinions ? el("div", { class: "opinions" }, it.opinions.map((o, k) => renderOpinion(it, o, k))) : null;
   return el("article", { class: "item" + (d && d.confirmed ? " done" : ""), id: `item-${it.id}`, "data-index": i,
                          onclick: () => { if (state.cur !== i) focusItem(i, false); } },
     el("h2", {}, el("span", { text: `Bullet ${i + 1} of ${t.items.length}` }), badge),
-    bullet,
+    context, bullet,
     el("div", { class: "controls" }, facetBoxes,
       el("button", { type: "button", class: "small strike", text: "Strike selection (x)",
                      onclick: ev => { ev.stopPropagation(); strikeSelection(it, true); } }),
-      el("span", { class: "words", text: `${it.responsive_words} of ${it.words} words responsive` })),
-    autoBox, sources,
+      el("span", { class: "words", text: `${it.responsive_words} of ${it.words} words responsive` }),
+      el("button", { type: "button", class: "small ctx", text: state.context.has(it.id) ? "Hide context (c)" : "Context (c)",
+                     onclick: ev => { ev.stopPropagation(); toggleContext(it); } })),
+    opinions, autoBox, sources,
     el("div", { class: "confirm" }, el("button", { type: "button", class: "done-button",
       text: d && d.confirmed ? "Done ✓ (Enter: next)" : "Done (Enter)",
       onclick: ev => { ev.stopPropagation(); confirmItem(i); } })));
@@ -233,10 +262,7 @@ function renderSource(it, s, k) {
   const pre = it.prefill;
   const value = d && s.id in d.supports ? d.supports[s.id] : null;
   const auto = !d && pre && s.id in pre.supports ? pre.supports[s.id] : null;
-  const btn = (v, label) => el("button", { type: "button",
-    class: (v ? "yes" : "no") + (value === v ? " on" : "") + (auto === v ? (v ? " auto-yes" : " auto-no") : ""),
-    "aria-pressed": value === v ? "true" : "false", text: label,
-    onclick: ev => { ev.stopPropagation(); state.src[it.id] = k; send(it, { op: "support", source: s.id, value: value === v ? null : v }); } });
+  const btn = supportButton(it, s, value, auto, () => { state.src[it.id] = k; });
   const post = el("div", { class: "post", dir: s.dir || "auto", lang: s.lang || null });
   if (s.missing) post.append(el("span", { class: "missing", text: s.missing }));
   for (const seg of s.segments || []) {
@@ -250,8 +276,124 @@ function renderSource(it, s, k) {
     el("div", { class: "srchead" },
       el("span", { text: `${s.thread}${s.post ? " · " + s.post : ""}${s.author ? " · " + s.author : ""}` }),
       s.found === false ? el("span", { text: "(bullet text not found verbatim: the cited sentence is lit)" }) : null,
-      el("span", { class: "verdict" }, btn(true, "supports (y)"), " ", btn(false, "does not (n)"))),
+      el("span", { class: "verdict" }, btn(true, "supports (y)"), " ", btn("partial", "partly (p)"), " ",
+         btn(false, "does not (n)"))),
     post);
+}
+
+// One support button: click to set this verdict for source s of bullet it, click again to clear it.
+function supportButton(it, s, value, auto, before) {
+  return (v, label) => el("button", { type: "button",
+    class: (v === true ? "yes" : v === "partial" ? "partial" : "no") + (value === v ? " on" : "") +
+           (auto === v ? (v ? " auto-yes" : " auto-no") : ""),
+    "aria-pressed": value === v ? "true" : "false", text: label, "data-value": String(v),
+    onclick: ev => { ev.stopPropagation(); before(); send(it, { op: "support", source: s.id, value: value === v ? null : v }).catch(() => {}); } });
+}
+
+// Adjudicating: one assessor's decision, with a button that starts from it.
+function renderOpinion(it, o, k) {
+  const letter = "ab"[k];
+  if (!o) return el("div", { class: "opinion missing" }, el("strong", { text: `Assessor ${k + 1}` }), " did not finish this bullet.");
+  const srcs = it.sources.map((s, i) => `${s.post || s.thread}: ${s.id in o.supports ? SUPPORT_LABEL[o.supports[s.id]] : "—"}`);
+  return el("div", { class: "opinion" },
+    el("strong", { text: `${o.assessor}: ` }),
+    o.facets.length ? `facets ${o.facets.join(", ")}` : "no facet",
+    `; ${o.responsive_words} of ${o.words} words responsive; `, srcs.join(", "), " ",
+    el("button", { type: "button", class: "small take", "data-take": String(k), text: `Take this (${letter})`,
+                   onclick: ev => { ev.stopPropagation(); send(it, { op: "take", from: k }).catch(() => {}); } }));
+}
+
+function toggleContext(it) {
+  if (state.context.has(it.id)) state.context.delete(it.id); else state.context.add(it.id);
+  redraw(it);
+}
+
+function redraw(it) {
+  if (state.mode === "posts") { renderPosts(); return; }
+  const node = document.getElementById(`item-${it.id}`);
+  const i = state.topic.items.indexOf(it);
+  if (node && i >= 0) { node.replaceWith(renderItem(it, i)); if (i === state.cur) focusItem(i, false); }
+}
+
+// ------------------------------------------------------------------ one cited post at a time
+
+async function switchView() {
+  state.mode = state.mode === "posts" ? "bullets" : "posts";
+  renderTopic();
+  if (state.mode === "posts") await showPosts(false);
+  else focusItem(state.cur, true);
+}
+
+async function showPosts(keepRow) {
+  const data = await api(`/api/posts/${encodeURIComponent(state.number)}`);
+  state.posts = data.posts;
+  const curRow = keepRow && state.rows[state.row] ? state.rows[state.row] : null;
+  state.rows = [];
+  for (const p of data.posts) for (const id of p.items) state.rows.push({ post: p.id, item: id });
+  const back = curRow ? state.rows.findIndex(r => r.post === curRow.post && r.item === curRow.item) : -1;
+  state.row = back >= 0 ? back : 0;
+  renderPosts();
+  focusRow(state.row, !keepRow);
+}
+
+function renderPosts() {
+  const byId = new Map(state.topic.items.map(it => [it.id, it]));
+  const items = document.getElementById("items");
+  items.classList.remove("hide-done");
+  if (!state.posts || !state.posts.length) {
+    items.replaceChildren(el("p", { class: "empty", text: "No cited post to judge here." }));
+    return;
+  }
+  let row = 0;
+  items.replaceChildren(...state.posts.map((p, n) => {
+    const post = el("div", { class: "post", dir: p.dir || "auto", lang: p.lang || null });
+    if (p.missing) post.append(el("span", { class: "missing", text: p.missing }));
+    for (const seg of p.segments || []) {
+      let node = seg.hl ? el("mark", { text: seg.t }) : document.createTextNode(seg.t);
+      if (seg.q) node = el("span", { class: "quote" }, node);
+      if (seg.cite) node = el("span", { class: "cite", title: "cited offset" }, node);
+      post.append(node);
+    }
+    const rows = p.items.map(id => {
+      const it = byId.get(id);
+      const i = row++;
+      const d = it.decision;
+      const value = d && p.id in d.supports ? d.supports[p.id] : null;
+      const auto = !d && it.prefill && p.id in it.prefill.supports ? it.prefill.supports[p.id] : null;
+      const btn = supportButton(it, { id: p.id }, value, auto, () => { state.row = i; });
+      return el("div", { class: "prow", "data-row": String(i), "data-item": id,
+                         onclick: () => focusRow(i, false) },
+        el("div", { class: "bullet", dir: "auto", text: it.text }),
+        el("span", { class: "verdict" }, btn(true, "supports (y)"), " ", btn("partial", "partly (p)"), " ",
+           btn(false, "does not (n)")));
+    });
+    return el("article", { class: "item postcard", "data-post": p.id },
+      el("h2", {}, el("span", { text: `Post ${n + 1} of ${state.posts.length}: ${p.thread}${p.post ? " · " + p.post : ""}` +
+                                       `${p.author ? " · " + p.author : ""}` }),
+         el("span", { class: "badge", text: `${p.items.length} bullet${p.items.length > 1 ? "s" : ""} cite it` })),
+      post, el("div", { class: "prows" }, rows));
+  }));
+  revealCited(items);
+  focusRow(state.row, false);
+}
+
+function focusRow(i, scroll) {
+  if (!state.rows.length) return;
+  state.row = Math.max(0, Math.min(state.rows.length - 1, i));
+  document.querySelectorAll(".prow.current").forEach(e => e.classList.remove("current"));
+  const node = document.querySelector(`.prow[data-row="${state.row}"]`);
+  if (node) {
+    node.classList.add("current");
+    if (scroll) node.scrollIntoView({ block: "nearest", behavior: "instant" });
+  }
+}
+
+function rowSupport(v) {
+  const r = state.rows[state.row];
+  if (!r) return;
+  const it = state.topic.items.find(x => x.id === r.item);
+  const next = state.row + 1;
+  send(it, { op: "support", source: r.post, value: v }).then(() => focusRow(next, true)).catch(() => {});
 }
 
 function focusItem(i, scroll = true) {
@@ -273,12 +415,7 @@ async function send(it, op) {
     const res = await api("/api/decide", { item: it.id, op });
     const ms = Math.round(performance.now() - t0);
     Object.assign(it, { decision: res.decision, words: res.words, responsive_words: res.responsive_words });
-    const i = state.topic.items.indexOf(it);
-    const node = document.getElementById(`item-${it.id}`);
-    if (node) {
-      node.replaceWith(renderItem(it, i));
-      if (i === state.cur) focusItem(i, false);
-    }
+    redraw(it);
     const entry = state.overview.topics.find(t => t.number === state.number);
     if (entry) { entry.done = res.progress.done; entry.total = res.progress.total; renderTopics(); }
     document.getElementById("progress").textContent = progressText();
@@ -289,9 +426,7 @@ async function send(it, op) {
   } catch (err) {
     setStatus("not saved", true);
     showError(`Not saved: ${err.message}`);
-    const node = document.getElementById(`item-${it.id}`);  // show what is saved, not the click that failed
-    const i = state.topic.items.indexOf(it);
-    if (node && i >= 0) { node.replaceWith(renderItem(it, i)); if (i === state.cur) focusItem(i, false); }
+    redraw(it);  // show what is saved, not the click that failed
     throw err;
   }
 }
@@ -352,6 +487,17 @@ document.addEventListener("keydown", ev => {
   if (ev.key === "?") { help.hidden = !help.hidden; ev.preventDefault(); return; }
   if (ev.key === "Escape") { help.hidden = true; return; }
   if (!state.topic) return;
+  if (ev.key === "v") { switchView().catch(err => showError(err.message)); return; }
+  if (state.mode === "posts") {
+    if (ev.key === "j" || ev.key === "ArrowDown") { focusRow(state.row + 1, true); ev.preventDefault(); }
+    else if (ev.key === "k" || ev.key === "ArrowUp") { focusRow(state.row - 1, true); ev.preventDefault(); }
+    else if (ev.key === "y") rowSupport(true);
+    else if (ev.key === "p") rowSupport("partial");
+    else if (ev.key === "n") rowSupport(false);
+    else if (ev.key === "]") moveTopic(1);
+    else if (ev.key === "[") moveTopic(-1);
+    return;
+  }
   if (ev.key === "j" || ev.key === "ArrowDown") { focusItem(step(1)); ev.preventDefault(); }
   else if (ev.key === "k" || ev.key === "ArrowUp") { focusItem(step(-1)); ev.preventDefault(); }
   else if (ev.key === "h") setHideDone(!hideDone());
@@ -366,7 +512,12 @@ document.addEventListener("keydown", ev => {
     ev.preventDefault();
   }
   else if (ev.key === "y") supportKey(true);
+  else if (ev.key === "p") supportKey("partial");
   else if (ev.key === "n") supportKey(false);
+  else if (ev.key === "c") toggleContext(it);
+  else if ((ev.key === "a" || ev.key === "b") && it.opinions) {
+    send(it, { op: "take", from: ev.key === "a" ? 0 : 1 }).catch(() => {});
+  }
   else if (ev.key === "s") {
     state.src[it.id] = ((state.src[it.id] || 0) + 1) % Math.max(1, it.sources.length);
     const node = document.getElementById(`item-${it.id}`);
@@ -386,6 +537,7 @@ document.addEventListener("selectionchange", () => {
   if (!post || !text || !post.contains(sel.focusNode)) return;
   const source = post.closest(".source");
   const item = post.closest(".item");
+  if (!source || !item || !item.id) return;  // the post-at-a-time view: add facets from the bullets view
   state.nugget = { text, item: item.id.slice(5), source: source.dataset.source,
                    label: source.querySelector(".srchead span").textContent };
   if (state.renderPick) state.renderPick();
