@@ -30,22 +30,18 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from dev_rounds import round_of  # noqa: E402 (one definition of the rounds)
 
 DEV_TOPICS = REPO / "topics" / "ebay-dev.xml"
 DEV_GROUPS = REPO / "topics" / "ebay-dev.groups.tsv"
 JUDGMENTS = (REPO / "tests" / "data" / "careful" / "ebay-dev.judgments.jsonl",
              REPO / "tests" / "data" / "careful" / "ebay-dev.round2.judgments.jsonl")
-# the rounds' first topics (docs/system.md; the groups file's header names the boundaries)
-ROUND_STARTS = ("2.001", "2.010", "2.018", "2.024", "2.029", "2.036", "2.043", "2.048")
 C_GRID = (0.03, 0.1, 0.3, 1.0)
 STOP_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 STOP_REL_GRID = (0.0, 0.3, 0.5, 0.7)
 MAX_BULLETS, MAX_PER_POST = 10, 2
-
-
-def round_of(topic: str) -> int:
-    """1-based round of a dev topic number."""
-    return sum(1 for s in ROUND_STARTS if topic >= s)
 
 
 def collect(index: Path, out: Path) -> None:
