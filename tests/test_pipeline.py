@@ -6,6 +6,7 @@ hand against the XML below.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -634,3 +635,25 @@ def test_cluster_with_filters_equals_testing_every_head():
             first = set(order[:25])
             assert ([(c.head, c.members) for c in cluster(*args, heads=25)]
                     == [(c.head, c.members) for c in full if c.head in first]), (trial, jac)
+
+
+def test_learned_ranker_replaces_english_scores_and_its_stopping_rule_cuts(searcher, tmp_path):
+    """A hand-made model that only reads the *number* cue (p = 0.924 with a digit, 0.076 without)
+    and stops at 0.5 keeps exactly the English sentences that state a number; a stop of 1.0 keeps
+    one English bullet (the cut is never above the best probability)."""
+    import json
+
+    from bolt.pipeline.ranker import FEATURES
+
+    coef = [5.0 if f == "number" else 0.0 for f in FEATURES]
+    model = tmp_path / "number.json"
+    model.write_text(json.dumps({"features": list(FEATURES), "mean": [0.0] * len(FEATURES),
+                                 "scale": [1.0] * len(FEATURES), "coef": coef, "intercept": -2.5,
+                                 "stop": 0.5, "stop_rel": 0.0}))
+    eng = [b for b in distill(searcher, "main", QUERY, ranker=str(model)) if b.lang == "eng"]
+    assert {b.text for b in eng} == {FLOOD_EN, INSURANCE_EN}
+    assert all(b.score == pytest.approx(1 / (1 + math.exp(-2.5)), abs=1e-6) for b in eng)
+    one = [b for b in distill(searcher, "main", QUERY, ranker="default", ranker_stop=1.0) if b.lang == "eng"]
+    assert len(one) == 1
+    # off by default: the same bullets as before
+    assert distill(searcher, "main", QUERY, ranker=None) == distill(searcher, "main", QUERY)

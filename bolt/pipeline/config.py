@@ -78,6 +78,12 @@ class SystemConfig:
     With ``reported_outcomes`` a reported outcome or recommendation ("The vet recommended a
     supplement", "views went way up") counts as specific content in the informativeness prior
     (round 4, docs/system.md).
+    ``ranker`` (None: off; ``"default"``: the model shipped in the package, or a path to a model
+    JSON): a learned sentence ranker (``bolt.pipeline.ranker``, round 10 in docs/system.md) whose
+    probability that a sentence states a facet replaces the score of English sentences; English
+    clusters are kept while that probability is >= the model's ``stop`` and >= its ``stop_rel`` x
+    the best (the stopping rule; ``ranker_stop`` / ``ranker_stop_rel`` override them), at least
+    one; the other cuts apply to the other languages as before.
     """
 
     name: str = "main"
@@ -131,6 +137,9 @@ class SystemConfig:
     reported_outcomes: bool = False
     focus_rel_threshold: float = 0.5
     w_bm25: float = 0.0
+    ranker: str | None = None
+    ranker_stop: float | None = None
+    ranker_stop_rel: float | None = None
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
@@ -145,6 +154,10 @@ class SystemConfig:
                   "opening_weight", "asker_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
+        for f in ("ranker_stop", "ranker_stop_rel"):
+            v = getattr(self, f)
+            if v is not None and not 0.0 <= v <= 1.0:
+                raise ValueError(f"{f} must be in [0, 1] or None, got {v}")
         if not 0.0 <= self.position_decay <= 10.0:
             raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
         if not 0.0 <= self.thread_focus <= 10.0:

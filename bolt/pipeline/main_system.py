@@ -40,6 +40,56 @@ class MainSystem:
 
     def __init__(self, stages: Distiller) -> None:
         self.d = stages
+        #: when a list, each topic's English candidates and their ranker features are appended to it
+        #: (``scripts/train_ranker.py`` collects training data this way); None: nothing is kept
+        self.collect: list | None = None
+
+    def learned_scores(self, plan: QueryPlan, sents: list[Sentence], scores: list[float], lexical: list[float],
+                       semantic: dict[int, float], coverage: list[float], focus: dict[str, float],
+                       parts: list) -> float | None:
+        """With ``ranker``: replace the English sentences' scores (in place) by the learned ranker's
+        probability that the sentence states a facet, and return the English cut of its stopping
+        rule (at most the best probability, so at least one English bullet). Without: None (the
+        features are only collected)."""
+        from bolt.pipeline.ranker import SentenceEvidence, feature_rows, load_model
+
+        d, cfg = self.d, self.d.config
+        eng = [i for i, s in enumerate(sents) if s.lang == "eng"]
+        if not eng:
+            return None
+        bm = bm25_scores(plan, [sents[i] for i in eng])
+        top_bm = max(bm) or 1.0
+        members: dict[tuple[str, str], frozenset[str]] = {}
+        evidence, texts, mem = [], [], []
+        for k, i in enumerate(eng):
+            s = sents[i]
+            th = d.thread(s.thread)
+            key = (s.thread, s.post)
+            if key not in members:
+                post = th.post(s.post) if th is not None else None
+                own = (post.author or "").lower() if post is not None else ""
+                members[key] = frozenset(a for a in {(p.author or "").lower() for p in (th.posts if th else ())}
+                                         if len(a) >= 3 and a != own)
+            info, pos, role = parts[i]
+            evidence.append(SentenceEvidence(
+                lexical[i], semantic.get(i, coverage[i]), i in semantic, bm[k] / top_bm, focus.get(s.thread, 0.0),
+                s.retrieval, info, pos, role, scores[i], word_count(s.text, s.lang), s.position,
+                th is not None and bool(th.posts) and th.posts[0].id == s.post))
+            texts.append(s.text)
+            mem.append(members[key])
+        rows = feature_rows(evidence, texts, mem)
+        if self.collect is not None:
+            self.collect.append({"sentences": [sents[i] for i in eng], "rows": rows})
+        if not cfg.ranker:
+            return None
+        model = load_model(cfg.ranker)
+        probs = model.probabilities(rows)
+        for i, p in zip(eng, probs):
+            scores[i] = p
+        best = max(probs)
+        stop = model.stop if cfg.ranker_stop is None else cfg.ranker_stop
+        ratio = model.stop_rel if cfg.ranker_stop_rel is None else cfg.ranker_stop_rel
+        return max(1e-9, min(best, max(stop, ratio * best)))
 
     # -- thread-level evidence ---------------------------------------------------------------
     def thread_text(self, thread_id: str, lang: str) -> str:
@@ -137,9 +187,10 @@ class MainSystem:
             return []
         with d.stage("score"):
             subject = subject_words(query)
-            prior = self.priors(sents, subject)
+            parts = self.prior_parts(sents, subject)
+            prior = [0.0 if p is None else p[0] * p[1] * p[2] for p in parts]
             keep = [i for i, p in enumerate(prior) if p > 0]
-            sents, prior = [sents[i] for i in keep], [prior[i] for i in keep]
+            sents, prior, parts = [sents[i] for i in keep], [prior[i] for i in keep], [parts[i] for i in keep]
             if not sents:
                 return []
             matched = matched_concepts(plan, sents)
@@ -178,6 +229,9 @@ class MainSystem:
                 # the sharp focus needs the semantic thread relevance; lexical coverage is too coarse
                 sharp = cfg.thread_focus if self._embedded(s.lang) else 0.0
                 scores.append(rel * prior[i] * focus[s.thread] ** sharp)
+            stop = None
+            if cfg.ranker or self.collect is not None:
+                stop = self.learned_scores(plan, sents, scores, lexical, semantic, coverage, focus, parts)
         with d.stage("cluster"):
             order = sorted(range(len(sents)), key=lambda i: (-scores[i], sentence_key(sents[i])))
             best = scores[order[0]]
@@ -188,17 +242,24 @@ class MainSystem:
                 lang_best.setdefault(sents[i].lang, scores[i])
             cut = {lg: max(cfg.abs_floor, (cfg.rel_threshold if self._embedded(lg) else cfg.xl_rel_threshold) * b)
                    for lg, b in lang_best.items()}
+            if stop is not None and "eng" in lang_best:  # the learned ranker's stopping rule, at least one
+                cut["eng"] = stop
             # Only sentences that could head or join a kept cluster are clustered.
-            order = [i for i in order if scores[i] >= cfg.abs_floor * 0.5]
-            # no path of ``select`` keeps a cluster whose head scores below ``abs_floor``
+            floor = {lg: (cut[lg] if lg == "eng" and stop is not None else cfg.abs_floor) for lg in lang_best}
+            order = [i for i in order if scores[i] >= floor[sents[i].lang] * 0.5]
+            # no path of ``select`` keeps a cluster whose head scores below its floor (``abs_floor``);
+            # with the ranker's floor for English the heads are no longer a prefix of ``order``
             clusters = cluster(order, sents, vectors, matched, cfg.dup_cosine, cfg.dup_jaccard,
-                               cfg.dup_concepts, heads=sum(1 for i in order if scores[i] >= cfg.abs_floor))
+                               cfg.dup_concepts,
+                               heads=None if stop is not None else sum(1 for i in order if scores[i] >= cfg.abs_floor))
         with d.stage("select"):
             cap = cfg.max_bullets if best >= cfg.weak_score else min(cfg.max_bullets, cfg.weak_bullets)
 
             def lower_cut(ratio: float) -> dict[str, float]:
-                """Per embedded language, ``ratio`` x its best score (at least ``abs_floor``); {} when off."""
-                return ({lg: max(cfg.abs_floor, ratio * b) for lg, b in lang_best.items() if self._embedded(lg)}
+                """Per embedded language, ``ratio`` x its best score (at least ``abs_floor``); {} when off.
+                English has none with the learned ranker (its stopping rule is the cut)."""
+                return ({lg: max(cfg.abs_floor, ratio * b) for lg, b in lang_best.items()
+                         if self._embedded(lg) and not (stop is not None and lg == "eng")}
                         if ratio > 0 else {})
 
             # a reply's specific statement in the thread that answers (the best of its language),
@@ -261,6 +322,11 @@ class MainSystem:
 
     def priors(self, sents: list[Sentence], subject: frozenset[str] = frozenset()) -> list[float]:
         """Per sentence: informativeness x role weight x answer-position weight; 0 for a signature (dropped)."""
+        return [0.0 if p is None else p[0] * p[1] * p[2] for p in self.prior_parts(sents, subject)]
+
+    def prior_parts(self, sents: list[Sentence],
+                    subject: frozenset[str] = frozenset()) -> list[tuple[float, float, float] | None]:
+        """Per sentence: (informativeness, answer-position weight, role weight), None for a signature."""
         d, cfg = self.d, self.d.config
         threads = {s.thread: s.lang for s in sents}
         sigs = signatures((d.thread(t) for t in sorted(threads)),
@@ -282,16 +348,16 @@ class MainSystem:
                                           lambda s: word_count(s.text, s.lang) >= cfg.min_words
                                           and info_of(s) >= SPECIFIC)
                      for t, lg in threads.items()}
-        out = []
+        out: list[tuple[float, float, float] | None] = []
         for s in sents:
             th = d.thread(s.thread)
             post = th.post(s.post) if th is not None else None
             if sigs and post is not None and (post.author, normalised(s.text)) in sigs:
-                out.append(0.0)
+                out.append(None)
                 continue
             info = info_of(s) if cfg.informative else 1.0
             pos = position_weight(where[s.thread].get((s.post, s.position), 0), cfg.position_decay) if where else 1.0
-            out.append(info * pos * role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight))
+            out.append((info, pos, role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight)))
         return out
 
     def _bullet(self, c: Cluster, sents: list[Sentence], scores: list[float]) -> DistilledBullet:

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Train ``main``'s learned sentence ranker on careful judgments, held out by round (issue 24).
+
+    python scripts/train_ranker.py collect --index DIR --out FEATURES.jsonl
+    python scripts/train_ranker.py fit FEATURES.jsonl --out-dir DIR [--final bolt/pipeline/ranker_model.json]
+
+*collect* runs ``main`` (default settings) on ``topics/ebay-dev.xml`` and writes every English
+candidate sentence of every topic with its ranker features (``bolt.pipeline.ranker.FEATURES``).
+*fit* labels the candidates with the careful judgments (``tests/data/careful/ebay-dev*.jsonl``;
+label 1 = a careful reader found the bullet states a facet; candidates nobody judged are left out
+of training) and, for each round of ``topics/ebay-dev.groups.tsv`` (its header names the rounds),
+chooses the regularisation ``C`` and the stopping rule (``stop``, ``stop_rel``) by leave-one-round-
+out *inside* the other rounds only, fits on those rounds, and writes ``DIR/fold-R.json`` (the
+model that round R is measured with). The same choice over all rounds gives the final model
+(``--final``), trained on every topic. Choices are made on a proxy of F_GD computed from the
+judgments alone (the selection simulated: best first, no repeated text, at most two per post, at
+most ten; a bullet nobody judged counts as irrelevant, F_c taken as 1); the real held-out figures
+come from running ``main(ranker=DIR/fold-R.json)`` on round R's topics and scoring with
+``bolt score`` (docs/system.md, round 10).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from itertools import product
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from dev_rounds import round_of  # noqa: E402 (one definition of the rounds)
+
+DEV_TOPICS = REPO / "topics" / "ebay-dev.xml"
+DEV_GROUPS = REPO / "topics" / "ebay-dev.groups.tsv"
+JUDGMENTS = (REPO / "tests" / "data" / "careful" / "ebay-dev.judgments.jsonl",
+             REPO / "tests" / "data" / "careful" / "ebay-dev.round2.judgments.jsonl")
+C_GRID = (0.03, 0.1, 0.3, 1.0)
+STOP_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+STOP_REL_GRID = (0.0, 0.3, 0.5, 0.7)
+MAX_BULLETS, MAX_PER_POST = 10, 2
+
+
+def collect(index: Path, out: Path) -> None:
+    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline.main_system import MainSystem
+    from bolt.topics import read_topics
+    from indexing.search import open_index
+
+    searcher = open_index(index)
+    d = Distiller(searcher, searcher.corpus, SystemConfig())
+    system = d._system = MainSystem(d)
+    with out.open("w", encoding="utf-8") as fh:
+        for t in read_topics(DEV_TOPICS):
+            system.collect = []
+            d.distill(t.query)
+            for rec in system.collect:
+                for s, row in zip(rec["sentences"], rec["rows"]):
+                    fh.write(json.dumps({"topic": t.number, "thread": s.thread, "post": s.post, "offset": s.offset,
+                                         "text": s.text, "x": [round(v, 6) for v in row]}) + "\n")
+            system.collect = None
+            print(t.number, file=sys.stderr)
+
+
+def labels() -> dict:
+    """(topic, normalised text) -> (facet ids, words, responsive words) of the careful judgments."""
+    from evaluation.workbench.reuse import bullet_key
+
+    out = {}
+    for path in JUDGMENTS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip() or line.startswith('{"_meta"'):
+                continue
+            j = json.loads(line)
+            if "text" in j and j.get("facets") is not None:
+                out.setdefault(bullet_key(j["topic"], j["text"]), (tuple(j["facets"]), j["words"],
+                                                                    j["responsive_words"]))
+    return out
+
+
+def topic_facts() -> tuple[dict[str, int], float]:
+    """Facets per topic, and the average words per nugget over the topic set (SPEC §6)."""
+    from bolt.topics import read_topics
+    from indexing.lookup import count_words
+
+    topics = read_topics(DEV_TOPICS)
+    words = [count_words(n.text) for t in topics for f in t.facets for n in f.nuggets]
+    return {t.number: len(t.facets) for t in topics}, sum(words) / len(words)
+
+
+def _norm_words(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", text.lower()))
+
+
+def simulate(cands: list[dict], probs: list[float], stop: float, stop_rel: float) -> list[int]:
+    """The selection, simulated: best first, no near-repeat (word Jaccard >= 0.5), two per post, ten,
+    while the probability is >= the stopping rule's cut (at least one)."""
+    order = sorted(range(len(cands)), key=lambda i: -probs[i])
+    if not order:
+        return []
+    best = probs[order[0]]
+    cut = min(best, max(stop, stop_rel * best))
+    chosen, bags, per_post = [], [], {}
+    for i in order:
+        if probs[i] < cut or len(chosen) >= MAX_BULLETS:
+            break
+        c = cands[i]
+        key = (c["thread"], c["post"])
+        if per_post.get(key, 0) >= MAX_PER_POST:
+            continue
+        w = _norm_words(c["text"])
+        if any(len(w & b) / max(1, len(w | b)) >= 0.5 for b in bags):
+            continue
+        chosen.append(i)
+        bags.append(w)
+        per_post[key] = per_post.get(key, 0) + 1
+    return chosen
+
+
+def proxy_f(cands: list[dict], chosen: list[int], m: int, avg_nugget: float) -> float:
+    """F_GD from the judgments alone (F_c = 1; an unjudged bullet is irrelevant)."""
+    covered, wasted = set(), 0.0
+    for i in chosen:
+        lab = cands[i].get("label")
+        facets, words, resp = lab if lab else ((), cands[i]["words"], 0)
+        new = set(facets) - covered
+        if new:
+            covered |= new
+            wasted += words - resp
+        else:
+            wasted += words
+    c = len(covered)
+    if c == 0 or m == 0:
+        return 0.0
+    p, r = c / (c + wasted / avg_nugget), c / m
+    return 2 * p * r / (p + r)
+
+
+def fit(rows, y, C: float):
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
+    X = np.asarray(rows, dtype=float)
+    mean, scale = X.mean(axis=0), X.std(axis=0)
+    scale[scale == 0] = 1.0
+    lr = LogisticRegression(C=C, max_iter=2000, class_weight=None)
+    lr.fit((X - mean) / scale, np.asarray(y))
+    return mean, scale, lr.coef_[0], float(lr.intercept_[0])
+
+
+def model_of(mean, scale, coef, intercept, stop, stop_rel, meta):
+    from bolt.pipeline.ranker import FEATURES, RankerModel
+
+    return RankerModel(FEATURES, tuple(map(float, mean)), tuple(map(float, scale)), tuple(map(float, coef)),
+                       float(intercept), float(stop), float(stop_rel), meta)
+
+
+def choose(by_topic: dict, rounds: list[int], facets: dict, avg: float) -> tuple[float, float, float, float]:
+    """(C, stop, stop_rel, inner proxy F) chosen by leave-one-round-out over ``rounds`` only."""
+    results = {}
+    for C in C_GRID:
+        per_setting: dict[tuple, list[float]] = {}
+        for held in rounds:
+            train = [c for t, cs in by_topic.items() if round_of(t) in rounds and round_of(t) != held
+                     for c in cs if c.get("label") is not None]
+            mean, scale, coef, b = fit([c["x"] for c in train], [int(bool(c["label"][0])) for c in train], C)
+            model = model_of(mean, scale, coef, b, 0, 0, None)
+            for t, cs in by_topic.items():
+                if round_of(t) != held:
+                    continue
+                probs = model.probabilities([c["x"] for c in cs])
+                for stop, rel in product(STOP_GRID, STOP_REL_GRID):
+                    per_setting.setdefault((stop, rel), []).append(
+                        proxy_f(cs, simulate(cs, probs, stop, rel), facets[t], avg))
+        for (stop, rel), fs in per_setting.items():
+            results[(C, stop, rel)] = sum(fs) / len(fs)
+    (C, stop, rel), f = max(results.items(), key=lambda kv: (kv[1], -kv[0][1], -kv[0][2]))
+    return C, stop, rel, f
+
+
+def fit_all(features: Path, out_dir: Path, final: Path | None) -> dict:
+    from evaluation.workbench.reuse import bullet_key
+    from indexing.lookup import count_words
+
+    lab = labels()
+    facets, avg = topic_facts()
+    by_topic: dict[str, list[dict]] = {}
+    for line in features.read_text(encoding="utf-8").splitlines():
+        c = json.loads(line)
+        c["label"] = lab.get(bullet_key(c["topic"], c["text"]))
+        c["words"] = count_words(c["text"])
+        by_topic.setdefault(c["topic"], []).append(c)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    report = {"avg_words_per_nugget": round(avg, 3), "folds": {}}
+    all_rounds = sorted({round_of(t) for t in by_topic})
+    judged = sum(1 for cs in by_topic.values() for c in cs if c["label"] is not None)
+    positive = sum(1 for cs in by_topic.values() for c in cs if c["label"] and c["label"][0])
+    report["candidates"] = {"all": sum(map(len, by_topic.values())), "judged": judged, "stating_a_facet": positive}
+    for held in all_rounds + [0]:  # 0: the final model, chosen over all rounds
+        rounds = [r for r in all_rounds if r != held]
+        C, stop, rel, inner = choose(by_topic, rounds, facets, avg)
+        train = [c for t, cs in by_topic.items() if round_of(t) in rounds for c in cs if c["label"] is not None]
+        mean, scale, coef, b = fit([c["x"] for c in train], [int(bool(c["label"][0])) for c in train], C)
+        meta = {"trained_on_rounds": rounds, "C": C, "inner_proxy_F_GD": round(inner, 4),
+                "training_candidates": len(train), "script": "scripts/train_ranker.py"}
+        model = model_of(mean, scale, coef, b, stop, rel, meta)
+        target = (final if held == 0 and final else out_dir / ("final.json" if held == 0 else f"fold-{held}.json"))
+        target.write_text(model.to_json(), encoding="utf-8")
+        entry = {"C": C, "stop": stop, "stop_rel": rel, "inner_proxy_F_GD": round(inner, 4), "model": str(target)}
+        if held:
+            cs_all = {t: cs for t, cs in by_topic.items() if round_of(t) == held}
+            fs, base = [], []
+            for t, cs in cs_all.items():
+                probs = model.probabilities([c["x"] for c in cs])
+                fs.append(proxy_f(cs, simulate(cs, probs, stop, rel), facets[t], avg))
+            entry["held_out_proxy_F_GD"] = round(sum(fs) / len(fs), 4)
+        report["folds"]["final" if held == 0 else str(held)] = entry
+        print(json.dumps({held: entry}), file=sys.stderr)
+    return report
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--index", type=Path, required=True)
+    c.add_argument("--out", type=Path, required=True)
+    f = sub.add_parser("fit")
+    f.add_argument("features", type=Path)
+    f.add_argument("--out-dir", type=Path, required=True)
+    f.add_argument("--final", type=Path, help="write the model trained on every round here")
+    a = p.parse_args()
+    if a.cmd == "collect":
+        collect(a.index, a.out)
+    else:
+        print(json.dumps(fit_all(a.features, a.out_dir, a.final), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""The learned sentence ranker (bolt.pipeline.ranker): forum cues, features, the model file.
+
+Expected values are computed by hand from the definitions in the module.
+"""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from bolt.pipeline.ranker import (FEATURES, RankerModel, SentenceEvidence, addressed_to_member, feature_rows,
+                                  forum_cues, load_model)
+
+
+@pytest.mark.parametrize("text, plan", [
+    ("I'd like to move to Portland next year.", 1.0),
+    ("If it were me I would want to go to Austin first.", 1.0),
+    ("I'm going to list them again on Sunday.", 1.0),
+    ("We plan to open a second store in spring.", 1.0),
+    ("The final value fee is 10% of the sale price.", 0.0),
+    ("I sold 40 of them last year.", 0.0),  # history, not a plan
+])
+def test_plans_and_wishes_of_the_writer(text, plan):
+    assert forum_cues(text)["plan_wish"] == plan
+
+
+@pytest.mark.parametrize("text, meta", [
+    ("I can defend my opinion and you can defend yours.", 1.0),
+    ("Go back and read my post before you answer.", 1.0),
+    ("This is getting off topic, but the weather is nice.", 1.0),
+    ("You said the fee was refunded, it was not.", 1.0),
+    ("Print the label from the order page and tape it flat.", 0.0),
+])
+def test_meta_argument(text, meta):
+    assert forum_cues(text)["meta"] == meta
+
+
+def test_addressed_to_a_member_of_the_thread():
+    members = frozenset({"sandy", "bob_123"})
+    assert addressed_to_member("Sandy, if you go to page 19 you will see it.", members)
+    assert addressed_to_member("That is the rule, bob_123, read it again.", members)
+    assert addressed_to_member("@bob_123 the rule changed last month.", members)
+    # a name that is not a member of the thread, and no members at all
+    assert not addressed_to_member("Mary, if you go to page 19 you will see it.", members)
+    assert not addressed_to_member("Sandy, if you go to page 19 you will see it.", frozenset())
+    # a member's name late in the sentence and not before a comma is not an address
+    assert not addressed_to_member("The seller in the listing I saw today was called Sandy", members)
+
+
+def test_other_cues():
+    c = forum_cues("You should call them at 555 1234!")
+    assert (c["second_person"], c["number"], c["exclaim"], c["link"], c["first_person"]) == (1.0, 1.0, 1.0, 0.0, 0.0)
+    c = forum_cues("My store is at http://example.com now")
+    assert (c["first_person"], c["link"], c["second_person"]) == (1.0, 1.0, 0.0)
+
+
+def _ev(score: float, **kw) -> SentenceEvidence:
+    base = dict(lexical=0.5, semantic=0.4, embedded=True, bm25=1.0, focus=1.0, retrieval=0.2, info=0.85,
+                position_w=1.0, role_w=1.0, score=score, words=8, sent_pos=2, opening=False)
+    base.update(kw)
+    return SentenceEvidence(**base)
+
+
+def test_feature_rows_are_relative_to_the_topics_best():
+    rows = feature_rows([_ev(0.2), _ev(0.4, embedded=False, focus=0.5, opening=True)],
+                        ["I'd like to go.", "Call them."], [frozenset(), frozenset()])
+    assert len(rows) == 2 and len(rows[0]) == len(FEATURES)
+    r0, r1 = (dict(zip(FEATURES, r)) for r in rows)
+    assert r0["score_rel"] == pytest.approx(0.5) and r1["score_rel"] == pytest.approx(1.0)
+    assert r0["rank_log"] == pytest.approx(math.log(2)) and r1["rank_log"] == 0.0
+    assert r0["words_log"] == pytest.approx(math.log(8)) and r0["sent_pos_log"] == pytest.approx(math.log(3))
+    assert (r0["plan_wish"], r1["plan_wish"]) == (1.0, 0.0)
+    assert (r1["embedded"], r1["focus_top"], r1["opening"], r0["focus_top"]) == (0.0, 0.0, 1.0, 1.0)
+
+
+def test_probabilities_are_the_logistic_of_the_standardised_sum():
+    m = RankerModel(("a", "b"), (0.0, 1.0), (2.0, 1.0), (1.0, -0.5), 0.25)
+    # z = 0.25 + 1 x (2 - 0) / 2 - 0.5 x (3 - 1) / 1 = 0.25
+    assert m.probabilities([(2.0, 3.0)]) == [pytest.approx(1 / (1 + math.exp(-0.25)))]
+
+
+def test_the_shipped_model_loads_and_a_bad_file_is_a_clear_error(tmp_path):
+    from indexing.errors import ToolkitError
+
+    m = load_model("default")
+    assert m.features == FEATURES and len(m.coef) == len(FEATURES) and 0.0 <= m.stop <= 1.0
+    bad = tmp_path / "m.json"
+    bad.write_text(json.dumps({"features": ["x"], "mean": [0], "scale": [1], "coef": [1], "intercept": 0}))
+    with pytest.raises(ToolkitError, match="features differ"):
+        load_model(str(bad))
+    with pytest.raises(ToolkitError, match="cannot read"):
+        load_model(str(tmp_path / "missing.json"))
