@@ -372,7 +372,7 @@ def test_british_spellings_and_place_names_find_their_entries():
     assert "港口" in lookup("cmn", "Harbour") and lookup("cmn", "harbour") == lookup("cmn", "harbor")
     assert "ميناء" in lookup("arz", "harbour")
     # "Shanghai municipality, central east China" and "Yangtze River" are glossed by the name too
-    assert lookup("cmn", "Shanghai")[0] == "上海" and lookup("cmn", "yangtze") == ("长江",)
+    assert lookup("cmn", "Shanghai")[0] == "上海" and lookup("cmn", "yangtze") == ("长江", "長江")
     assert lookup("cmn", "xyzzy") == ()
 
 
