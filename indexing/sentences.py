@@ -198,6 +198,8 @@ def _boundaries(text: str, folded: str, s: int, e: int, lang: str) -> list[tuple
     else:
         for m in _WORD_RE.finditer(text, s, e):
             w = normalize_arabic(m.group())
+            if not w:  # diacritics or tatweel alone
+                continue
             if w in _AR_MARKERS or (len(w) > 2 and w[0] in "وف" and w[1:] in _AR_MARKERS):
                 out.append((2, m.start()))
             elif w[0] == "و" and len(w) >= 4:
