@@ -61,8 +61,6 @@ def _blocks(text: str):
         pos += len(line) + 1
 
 
-
-
 # ------------------------------------------------------------------ clauses (Arabic and Chinese)
 #
 # Reader comments and board replies are written with little punctuation: an Egyptian comment is
@@ -138,8 +136,11 @@ def split_clauses(text: str, lang: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _width(line: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+def _wide_enough(line: str) -> bool:
+    """Whether ``line`` is at least :data:`WRAP_COLUMNS` columns wide (a wide character is 2)."""
+    if len(line) >= WRAP_COLUMNS or 2 * len(line) < WRAP_COLUMNS:  # decided without looking
+        return len(line) >= WRAP_COLUMNS
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line) >= WRAP_COLUMNS
 
 
 def _wrapped_lines(text: str) -> list[tuple[int, int]]:
@@ -154,7 +155,7 @@ def _wrapped_lines(text: str) -> list[tuple[int, int]]:
         if joined_start is None:
             joined_start = start
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if nxt.strip() and _width(line.rstrip()) >= WRAP_COLUMNS:
+        if nxt.strip() and _wide_enough(line.rstrip()):
             continue
         out.append((joined_start, end))
         joined_start = None
