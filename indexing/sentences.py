@@ -118,8 +118,8 @@ def split_clauses(text: str, lang: str) -> list[tuple[int, int]]:
     3. a sentence longer than ``max_len`` words (:data:`CLAUSE_LIMITS`) is cut at its best clause
        boundary — clause punctuation first (، , ؛ ; : ， ； ： ～, a spaced dash, a space between
        Han characters), then a word that opens a clause (Arabic: لكن بس لان عشان يعني لو ...,
-       also with و/ف glued on; Chinese: 但是 所以 因为 如果 ...), then, in Arabic, any word glued
-       to و ("and") — the one nearest its middle among those leaving both sides at least
+       also with و/ف glued on; Chinese: 但是 所以 因为 如果 ...), then, in Arabic, و ("and"),
+       alone or glued to a word — the one nearest its middle among those leaving both sides at least
        ``min_len`` words; each side is cut again while it is too long. A sentence with no such
        boundary stays whole.
 
@@ -191,7 +191,8 @@ def _strip(text: str, a: int, b: int) -> tuple[int, int]:
 
 def _boundaries(text: str, folded: str, s: int, e: int, lang: str) -> list[tuple[int, int]]:
     """Clause boundaries inside ``text[s:e]`` as ``(strength, position)``: 3 clause punctuation
-    (the cut is after it), 2 a clause-opening word, 1 an Arabic word glued to و (cut before)."""
+    (the cut is after it), 2 a clause-opening word, 1 an Arabic و ("and"), alone or glued to a
+    word (cut before)."""
     out = [(3, m.end()) for m in _CLAUSE_PUNCT.finditer(text, s, e)]
     if lang == "cmn":
         out += [(3, m.end()) for m in _HAN_SPACE.finditer(text, s, e)]
@@ -203,7 +204,7 @@ def _boundaries(text: str, folded: str, s: int, e: int, lang: str) -> list[tuple
                 continue
             if w in _AR_MARKERS or (len(w) > 2 and w[0] in "وف" and w[1:] in _AR_MARKERS):
                 out.append((2, m.start()))
-            elif w[0] == "و" and len(w) >= 4:
+            elif w[0] == "و" and (len(w) >= 3 or w == "و"):  # 'and' glued on, or written apart
                 out.append((1, m.start()))
     return [(k, p) for k, p in out if s < p < e]
 
