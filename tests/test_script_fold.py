@@ -31,6 +31,28 @@ TRAD = f"""<doc id="bolt-cmn-DF-29-1-1">
 </post>
 </doc>
 """
+# A board article hard-wrapped at 60 columns (30 Han characters), and an Egyptian run-on comment.
+WRAPPED = "台積電今天開盤就大漲外資連續買超好幾天市場情緒非常樂觀投資人\n都在追高。"
+WRAP_DOC = f"""<doc id="bolt-cmn-DF-29-3-1">
+<headline>
+台股
+</headline>
+<post author="e" datetime="2025-10-02T09:00:00" id="p1">
+{WRAPPED}
+</post>
+</doc>
+"""
+RUN_ON = ("الحكومة لازم تعمل حاجة بسرعة عشان الناس تعبت من الغلا والاسعار بتزيد كل يوم "
+          "بس محدش بيسمع كلامنا والمسؤولين قاعدين في التكييف ولا حاسين بحاجة خالص")
+ARZ = f"""<doc id="bolt-arz-DF-29-4-1">
+<headline>
+الاسعار
+</headline>
+<post author="f" datetime="2010-04-10T09:00:00" id="p1">
+{RUN_ON}
+</post>
+</doc>
+"""
 ENG = """<doc id="bolt-eng-DF-29-2-1">
 <headline>
 weekend
@@ -108,7 +130,8 @@ def trad_index(request, tmp_path_factory):
 
     d = tmp_path_factory.mktemp(f"trad-{request.param}")
     (d / "in").mkdir()
-    (d / "in" / "cmn.xml").write_text(TRAD, encoding="utf-8")
+    (d / "in" / "cmn.xml").write_text(TRAD + WRAP_DOC, encoding="utf-8")
+    (d / "in" / "arz.xml").write_text(ARZ, encoding="utf-8")
     (d / "in" / "eng.xml").write_text(ENG, encoding="utf-8")
     assert main(["index", str(d / "in"), "--out", str(d / "idx"), "--backend", request.param,
                  "--no-progress"]) == SUCCESS
@@ -149,3 +172,24 @@ def test_a_system_cites_the_traditional_sentence_from_an_english_query(trad_inde
         bullets = d.distill("Which bank in Taiwan has the best exchange rate?")
     zh = [b for b in bullets if b.lang == "cmn"]
     assert zh and zh[0].text == P2 and zh[0].sources == (("bolt-cmn-DF-29-1-1", P2_OFFSET),)
+
+
+@pytest.mark.slow
+def test_candidate_clauses_cite_their_first_character(trad_index):
+    """The pipeline's sentences are clauses (``split_clauses``) at exact raw offsets; a wrapped
+    Chinese line is one sentence whose text drops the line break between two Han characters."""
+    from bolt.pipeline.candidates import CandidatePost, post_sentences
+    from indexing.search import open_index
+
+    with open_index(trad_index) as s:
+        arz = s.corpus.get("bolt-arz-DF-29-4-1")
+        sents = post_sentences(arz, CandidatePost("bolt-arz-DF-29-4-1", "p1", "arz", 1.0, 0, 1.0))
+        start = ARZ.index(RUN_ON)  # the comment starts its post's text
+        # the two clauses of tests/test_clauses.py: [0, 75) and [76, 146) of the comment
+        assert [(x.offset, x.end) for x in sents] == [(start, start + 75), (start + 76, start + 146)]
+        assert [x.text for x in sents] == [RUN_ON[:75], RUN_ON[76:]]
+        cmn = s.corpus.get("bolt-cmn-DF-29-3-1")
+        sents = post_sentences(cmn, CandidatePost("bolt-cmn-DF-29-3-1", "p1", "cmn", 1.0, 0, 1.0))
+        start = WRAP_DOC.index(WRAPPED)
+        assert [(x.offset, x.end, x.text) for x in sents] == [
+            (start, start + len(WRAPPED), WRAPPED.replace("\n", ""))]
