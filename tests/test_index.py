@@ -362,7 +362,10 @@ def test_manifest_records_inputs_settings_versions(lucene_dir, collection):
     assert m["backend"] == "lucene"
     assert sorted(Path(e["path"]).name for e in m["inputs"]) == ["arz.xml", "cmn.xml", "eng.xml"]
     assert all(len(e["sha256"]) == 64 and e["size"] > 0 for e in m["inputs"])
+    fold = m["settings"].pop("script_fold")
     assert m["settings"] == {"analysis": "AnalysisConfig()", "units": "UnitConfig()", "encoding_errors": "strict"}
+    assert fold["name"] == "opencc-t2s-chars" and fold["converter"] == "opencc" and fold["characters"] > 4000
+    assert fold["version"] == m["versions"]["opencc"] == "1.4.2" and len(fold["sha256"]) == 16
     assert m["versions"]["pyserini"] == "1.6.0"
     assert m["counts"]["eng"]["threads"] == 2 and m["counts"]["cmn"]["posts"] == 3
     assert (lucene_dir / "threads.sqlite").is_file()

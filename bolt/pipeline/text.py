@@ -3,13 +3,15 @@
 The index has its own analysers (``indexing.analysis``); these ones serve the pipeline's sentence
 scoring, where a query *concept* (an English content word) must be found in a sentence of any
 language: in English by stem, in Arabic through the lexicon's normalised forms, in Chinese as a
-substring (Chinese is not segmented).
+substring (Chinese is not segmented) after folding both sides to one script
+(``indexing.script_fold``: 台灣 and 台湾 are one word).
 """
 from __future__ import annotations
 
 import re
 
 from bolt.lexicon import stem
+from indexing.script_fold import fold_chinese
 
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -52,9 +54,9 @@ def arabic_terms(text: str) -> list[str]:
 
 
 def chinese_terms(text: str) -> list[str]:
-    """Character bigrams of Han runs plus lower-cased Latin words and numbers."""
+    """Character bigrams of Han runs (folded to Simplified) plus lower-cased Latin words and numbers."""
     out: list[str] = []
-    for m in WORD.finditer(text):
+    for m in WORD.finditer(fold_chinese(text)):
         w = m.group(0)
         han = re.findall(r"[\u3400-\u9fff]+", w)
         if han:
@@ -77,8 +79,9 @@ def terms(text: str, lang: str) -> list[str]:
 
 
 def char_ngrams(text: str, n: int = 4) -> set[str]:
-    """Character n-grams of the lower-cased, space-collapsed text (for near-duplicate detection)."""
-    t = " ".join(normalize_arabic(text.lower()).split())
+    """Character n-grams of the lower-cased, space-collapsed text (for near-duplicate detection),
+    Arabic normalised and Chinese folded to one script: a repost in the other script is a duplicate."""
+    t = " ".join(fold_chinese(normalize_arabic(text.lower())).split())
     if len(t) <= n:
         return {t} if t else set()
     return {t[i:i + n] for i in range(len(t) - n + 1)}

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from bolt.lexicon import lookup, stem
 from bolt.pipeline.anchors import int_to_chinese, is_name_like, numbers_in, query_anchors
 from bolt.pipeline.text import ENGLISH_STOPWORDS, WORD, arabic_terms
+from indexing.script_fold import fold_chinese
 
 TARGET_LANGS = ("arz", "cmn")
 
@@ -80,13 +81,22 @@ def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), trans
             continue
         parts: list[str] = []
         for c in concepts:
-            parts.extend(c.forms_in(lang))
+            parts.extend(one_per_script(c.forms_in(lang)) if lang == "cmn" else c.forms_in(lang))
             if c.word.isdigit() or is_name_like(c.word) or (not c.forms_in(lang) and c.word[:1].isupper()):
                 parts.append(c.word)  # names, models and numbers are often kept in Latin script
             if lang == "cmn" and c.word.isdigit():
                 parts.extend(_chinese_number(c.word))
         queries.append((lang, " ".join(parts)))
     return QueryPlan(query, tuple(concepts), tuple(queries), query_anchors(query) if translate else ())
+
+
+def one_per_script(forms: tuple[str, ...]) -> list[str]:
+    """The first of the forms that fold to the same Chinese word: the lexicon gives Simplified and
+    Traditional (``银行``, ``銀行``), the index folds both to one term, so one is sent."""
+    firsts: dict[str, str] = {}
+    for f in forms:
+        firsts.setdefault(fold_chinese(f), f)
+    return list(firsts.values())
 
 
 def _chinese_number(word: str) -> list[str]:
@@ -113,9 +123,10 @@ def concept_matches(concept: Concept, lang: str, text: str, term_set: frozenset[
         return False
     if concept.word.isdigit() and concept.word in numbers_in(text):  # ٢٠١٢, 二〇一二 or 三百
         return True
+    folded = fold_chinese(text) if lang == "cmn" else text
     for form in concept.forms_in(lang):
         if lang == "cmn":
-            if form in text:
+            if fold_chinese(form) in folded:  # either script matches either (indexing.script_fold)
                 return True
         else:
             toks = arabic_terms(form)

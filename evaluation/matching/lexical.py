@@ -6,8 +6,9 @@ the nugget's length. We use the same statistic as a binary decision with a thres
 minimum number of shared terms so that a two-term reference cannot match on one common word.
 
 English terms are Snowball-stemmed (``snowballstemmer``) after removing spaCy's English stop
-words; other scripts keep their tokens as they are (Chinese: one term per character), which is
-enough for the rare same-language comparisons the assessor makes outside English.
+words; other scripts keep their tokens as they are (Chinese: one term per character, folded to
+Simplified by ``indexing.script_fold``), which is enough for the rare same-language comparisons
+the assessor makes outside English.
 """
 from __future__ import annotations
 
@@ -31,12 +32,13 @@ def _stop_words() -> frozenset[str]:
 def content_terms(text: str) -> frozenset[str]:
     """Stemmed content unigrams: lower-cased, stop words and one-letter tokens dropped, digits kept."""
     from evaluation.matching.text import _CJK_CHAR
+    from indexing.script_fold import fold_chinese
 
     stop = _stop_words()
     terms: set[str] = set()
     for tok in _TOKEN.findall(text.lower()):
-        if _CJK_CHAR.search(tok):
-            terms.update(ch for ch in tok if not ch.isspace())
+        if _CJK_CHAR.search(tok):  # one script for both (indexing.script_fold): 銀 and 银 are one term
+            terms.update(ch for ch in fold_chinese(tok) if not ch.isspace())
             continue
         if tok in stop or (len(tok) < 2 and not tok.isdigit()):
             continue

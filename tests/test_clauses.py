@@ -1,0 +1,73 @@
+"""Sentences and clauses of Arabic and Chinese forum writing (``indexing.sentences.split_clauses``).
+
+Texts written for these tests, in the style of reader comments and board replies (run-ons, loose
+dots, commas and spaces); expected spans counted by hand (Arabic letters and Han characters are
+one code point each).
+"""
+from __future__ import annotations
+
+from indexing.sentences import CLAUSE_LIMITS, WRAP_COLUMNS, split_clauses, split_sentences
+
+# 26 words, no punctuation: "the government must act fast because people are tired of high prices
+# and prices rise every day | but nobody listens to us and officials sit in the air conditioning
+# feeling nothing at all"
+RUN_ON = ("الحكومة لازم تعمل حاجة بسرعة عشان الناس تعبت من الغلا والاسعار بتزيد كل يوم "
+          "بس محدش بيسمع كلامنا والمسؤولين قاعدين في التكييف ولا حاسين بحاجة خالص")
+
+
+def pieces(text: str, lang: str) -> list[str]:
+    return [text[s:e] for s, e in split_clauses(text, lang)]
+
+
+def test_a_long_arabic_run_on_is_cut_at_the_clause_opener_nearest_its_middle():
+    # 14 + 12 words: 'بس' (but) at word 15 beats 'عشان' (because) at word 6, which is as strong
+    # but would leave 5 | 21; 7+4+4+4+5+4+5+4+2+5+8+5+2+3 = 62 letters and 13 spaces = 75
+    assert split_clauses(RUN_ON, "arz") == [(0, 75), (76, 146)]
+    assert pieces(RUN_ON, "arz")[1].startswith("بس محدش")
+
+
+def test_arabic_end_marks_cut_without_a_space_but_not_inside_numbers_or_addresses():
+    text = "كلام جميل..بس فين التنفيذ؟ احنا زهقنا من الوعود ، كل سنة نفس الكلام"
+    # '..' with no space after still ends a sentence; the spaced comma of an 8-word sentence stays
+    assert split_clauses(text, "arz") == [(0, 11), (11, 26), (27, 67)]
+    assert pieces(text, "arz") == ["كلام جميل..", "بس فين التنفيذ؟", "احنا زهقنا من الوعود ، كل سنة نفس الكلام"]
+    text = "سعر الدولار 5.7 جنيه النهارده في البنك. روح youm7.com واقرا"
+    assert pieces(text, "arz") == ["سعر الدولار 5.7 جنيه النهارده في البنك.", "روح youm7.com واقرا"]
+
+
+def test_the_length_guard_never_leaves_a_clause_shorter_than_five_words():
+    # 22 words; 'بس' at word 4 would leave 3 words before it, so the cut falls before the word
+    # glued to و ('وتشوف', "and see"): 12 | 10
+    text = ("انا مش فاهم بس الموضوع ده محتاج ناس فاهمة تقعد مع بعض "
+            "وتشوف الحل المناسب للمشكلة الكبيرة اللي الناس كلها بتعاني منها")
+    assert split_clauses(text, "arz") == [(0, 53), (54, 116)]
+    min_len, max_len = CLAUSE_LIMITS["arz"]
+    assert (min_len, max_len) == (5, 20)
+    short = " ".join(["كلام"] * 19 + ["بس", "كده"])  # 21 words, the only opener 2 words from the end
+    assert split_clauses(short, "arz") == [(0, len(short))]
+
+
+def test_chinese_clauses_at_commas_and_spaces_when_the_sentence_is_long():
+    # 43 Han characters; the second comma (after 24) is the most balanced cut: 24 | 19
+    text = "我覺得央行這次升息半碼其實不太夠，因為通膨還是很高，而且台幣一直貶值，所以外資會繼續賣超台股"
+    assert split_clauses(text, "cmn") == [(0, 26), (26, 46)]
+    # one user's replies joined by spaces: 35 characters, cut at the middle space: 17 | 18
+    text = "這家銀行手續費比較低 建議去那邊換匯 不然會被坑很多錢喔 真的很貴啦大家小心"
+    assert pieces(text, "cmn") == ["這家銀行手續費比較低 建議去那邊換匯", "不然會被坑很多錢喔 真的很貴啦大家小心"]
+    short = "這家銀行手續費比較低，建議去那邊換匯。"  # 17 characters: one sentence
+    assert split_clauses(short, "cmn") == [(0, len(short))]
+
+
+def test_a_line_wrapped_at_the_terminal_width_goes_on():
+    # 30 Han characters are 60 columns: wrapped, so the sentence goes on to the next line
+    wrapped = "台積電今天開盤就大漲外資連續買超好幾天市場情緒非常樂觀投資人\n都在追高。"
+    assert WRAP_COLUMNS == 60
+    assert split_clauses(wrapped, "cmn") == [(0, 36)]
+    # 29 characters (58 columns): a line of its own
+    line = "台積電今天開盤就大漲外資連續買超好幾天市場情緒非常樂觀投資\n都在追高。"
+    assert split_clauses(line, "cmn") == [(0, 29), (30, 35)]
+
+
+def test_english_is_cut_into_sentences_as_before():
+    text = "The fee is 25 dollars, but only in cash. Ask at the counter and they will help you with it."
+    assert split_clauses(text, "eng") == split_sentences(text, "eng") == [(0, 40), (41, 91)]
