@@ -105,7 +105,7 @@ _AR_MARKERS = frozenset(normalize_arabic(w) for w in """
 _ZH_MARKERS = re.compile("(?<!之)(?:但是|可是|不过|所以|因为|因此|然后|而且|如果|虽然|其实|另外|否则|总之)")
 
 
-def split_clauses(text: str, lang: str) -> list[tuple[int, int]]:
+def split_clauses(text: str, lang: str, limits: tuple[int, int] | None = None) -> list[tuple[int, int]]:
     """Bullet-sized spans ``[(start, end), ...]`` over ``text``: sentences, and for Arabic and
     Chinese long sentences cut into clauses.
 
@@ -123,12 +123,15 @@ def split_clauses(text: str, lang: str) -> list[tuple[int, int]]:
        ``min_len`` words; each side is cut again while it is too long. A sentence with no such
        boundary stays whole.
 
+    ``limits`` ``(min_len, max_len)`` replaces the language's :data:`CLAUSE_LIMITS`.
     Spans hold no white space at either end; offsets index ``text`` itself.
     """
     if lang not in CLAUSE_LIMITS:
         return split_sentences(text, lang)
     folded = fold_chinese(text) if lang == "cmn" else text  # one script for the markers, same length
-    min_len, max_len = CLAUSE_LIMITS[lang]
+    min_len, max_len = limits or CLAUSE_LIMITS[lang]
+    if not 1 <= min_len <= max_len:
+        raise ValueError(f"clause limits must be 1 <= min_len <= max_len, got {(min_len, max_len)}")
     spans: list[tuple[int, int]] = []
     for start, end in _wrapped_lines(text):
         for s, e in _sentences_in(text, start, end):

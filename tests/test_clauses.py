@@ -71,3 +71,19 @@ def test_a_line_wrapped_at_the_terminal_width_goes_on():
 def test_english_is_cut_into_sentences_as_before():
     text = "The fee is 25 dollars, but only in cash. Ask at the counter and they will help you with it."
     assert split_clauses(text, "eng") == split_sentences(text, "eng") == [(0, 40), (41, 91)]
+
+
+def test_longer_arabic_clause_limits_keep_a_26_word_run_on_whole_and_cut_at_8():
+    # the 26-word RUN_ON above: with max_len 30 it is not long enough to cut; with (8, 20) the cut
+    # at 'بس' (word 15: 14 | 12, both >= 8) still wins, and (13, 20) leaves no boundary with both
+    # sides >= 13 but 'بس' (14 | 12 fails), so the comment stays whole
+    assert split_clauses(RUN_ON, "arz", (8, 30)) == [(0, 146)]
+    assert split_clauses(RUN_ON, "arz", (8, 20)) == [(0, 75), (76, 146)]
+    assert split_clauses(RUN_ON, "arz", (13, 20)) == [(0, 146)]
+
+
+def test_bad_clause_limits_are_refused():
+    import pytest
+
+    with pytest.raises(ValueError, match="clause limits"):
+        split_clauses(RUN_ON, "arz", (10, 5))

@@ -78,3 +78,29 @@ def test_thread_first_takes_the_reply_of_the_thread_the_encoder_prefers(searcher
     assert [b.sources for b in with_encoder if b.text == REBUILT_ZH] == [(reply,)]
     without = _distiller(searcher, xl_encoder=None).distill(QUERY)  # the previous behaviour
     assert REBUILT_ZH not in [b.text for b in without]
+
+
+def test_language_focus_leaves_out_languages_far_below_the_best():
+    from bolt.pipeline.main_system import language_focus
+
+    # best 0.43: 0.20 < 0.25 and < 0.6 x 0.43 = 0.258, out; 0.26 is above the floor, kept
+    assert language_focus({"eng": 0.20, "arz": 0.26, "cmn": 0.43}, 0.25, 0.6) == {"eng"}
+    # both below the floor, but 0.6 x 0.287 = 0.1722 and 0.173, 0.215 are above it: kept
+    assert language_focus({"eng": 0.173, "arz": 0.287, "cmn": 0.215}, 0.25, 0.6) == set()
+    assert language_focus({"eng": 0.150, "arz": 0.307, "cmn": 0.173}, 0.25, 0.6) == {"eng", "cmn"}
+    # the best language is never left out, however low
+    assert language_focus({"arz": 0.1, "cmn": 0.1}, 0.25, 0.6) == set()
+    assert language_focus({}, 0.25, 0.6) == set()
+
+
+@pytest.mark.slow
+def test_unfocused_languages_with_the_real_encoder(searcher):
+    from bolt.pipeline.main_system import MainSystem
+
+    off = MainSystem(_distiller(searcher))  # lang_floor 0: off
+    d = _distiller(searcher, lang_floor=1.0, lang_ratio=1.0)  # every language but the best is out
+    plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
+    assert {p.lang for p in posts} == {"eng", "cmn"}
+    assert off.unfocused_languages(QUERY, posts) == set()
+    # the English thread says the query's own words in the query's language: it is the best
+    assert MainSystem(d).unfocused_languages(QUERY, posts) == {"cmn"}

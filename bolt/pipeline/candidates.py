@@ -72,14 +72,16 @@ def _unwrap(text: str) -> str:
     return _WRAPPED_HAN.sub("", text) if "\n" in text else text
 
 
-def post_sentences(thread, cand: CandidatePost) -> list[Sentence]:
-    """Sentences of the post's own text, each with the raw offset of its first character."""
+def post_sentences(thread, cand: CandidatePost,
+                   limits: dict[str, tuple[int, int]] | None = None) -> list[Sentence]:
+    """Sentences of the post's own text, each with the raw offset of its first character;
+    ``limits`` per language replaces ``split_clauses``'s clause limits."""
     post = thread.post(cand.post)
     if post is None:
         return []
     tm = thread.text_map(post, quotes=False)
     out = []
-    for i, (s, e) in enumerate(split_clauses(tm.text, cand.lang)):
+    for i, (s, e) in enumerate(split_clauses(tm.text, cand.lang, (limits or {}).get(cand.lang))):
         text = " ".join(_unwrap(tm.text[s:e]).split())
         if not text:
             continue

@@ -7,6 +7,7 @@ defaults, so ``repr`` is a short canonical name (as ir_measures prints measures)
 from __future__ import annotations
 
 from bolt.spec import parse_call
+from indexing.sentences import CLAUSE_LIMITS
 
 from dataclasses import dataclass, fields, replace
 
@@ -47,6 +48,12 @@ class SystemConfig:
     query to the thread's headline and opening post (blended like English thread relevance, with
     ``w_thread_semantic``), the ``thread_top`` best-retrieved are considered, and the first
     ``xl_threads`` that pass the test and give a sentence are used (the sentence pick is unchanged).
+    Language focus (``lang_floor`` > 0, needs ``xl_encoder``): a language whose best thread (of
+    its ``thread_top`` best-retrieved) has a multilingual-encoder cosine to the query below
+    ``lang_floor`` and below ``lang_ratio`` x the best language's gives no candidates: when the
+    answer lives in one language's threads, the others' bullets are noise (0: off).
+    Arabic posts are cut into clauses of ``arz_clause_min``..``arz_clause_max`` words
+    (``indexing.sentences.split_clauses``; a longer clause carries its key word more often).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
     its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the
@@ -124,6 +131,10 @@ class SystemConfig:
     w_thread_semantic: float = 0.6
     thread_focus: float = 2.0
     thread_top: int = 12
+    lang_floor: float = 0.0
+    lang_ratio: float = 0.6
+    arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
+    arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.5
@@ -146,11 +157,11 @@ class SystemConfig:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
-                  "max_per_post", "weak_bullets", "thread_top", "answer_bullets"):
+                  "max_per_post", "weak_bullets", "thread_top", "answer_bullets", "arz_clause_min"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
-                  "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "xl_thread_coverage", "w_thread_semantic",
+                  "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "lang_floor", "lang_ratio", "xl_thread_coverage", "w_thread_semantic",
                   "opening_weight", "asker_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
@@ -158,10 +169,17 @@ class SystemConfig:
             v = getattr(self, f)
             if v is not None and not 0.0 <= v <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1] or None, got {v}")
+        if not 1 <= self.arz_clause_min <= self.arz_clause_max:
+            raise ValueError(f"need 1 <= arz_clause_min <= arz_clause_max, got {self.arz_clause_min}, {self.arz_clause_max}")
         if not 0.0 <= self.position_decay <= 10.0:
             raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
         if not 0.0 <= self.thread_focus <= 10.0:
             raise ValueError(f"thread_focus must be in [0, 10], got {self.thread_focus}")
+
+    def clause_limits(self) -> dict[str, tuple[int, int]]:
+        """Per language, ``(min_len, max_len)`` words of a clause for ``split_clauses`` (Arabic
+        from ``arz_clause_min``/``arz_clause_max``; other languages keep the splitter's own)."""
+        return {"arz": (self.arz_clause_min, self.arz_clause_max)}
 
     def k_for(self, lang: str) -> int:
         return {"eng": self.k_eng, "arz": self.k_arz, "cmn": self.k_cmn}.get(lang, self.k_eng)

@@ -181,6 +181,9 @@ class MainSystem:
     def distill(self, query: str) -> list[DistilledBullet]:
         d, cfg = self.d, self.d.config
         plan, posts = d.retrieve_with_feedback(d.plan(query))
+        off = self.unfocused_languages(query, posts)
+        if off:
+            posts = [p for p in posts if p.lang not in off]
         trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
         sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
         if not sents:
@@ -484,6 +487,29 @@ class MainSystem:
         w = cfg.w_thread_semantic
         return {t: w * max(0.0, float(c)) + (1 - w) * best[t] for t, c in zip(chosen, sims)}
 
+    def unfocused_languages(self, query: str, posts: list[CandidatePost]) -> set[str]:
+        """Languages that give no candidates (``lang_floor``; empty when off): those whose best
+        thread's multilingual-encoder cosine to the query (headline + opening post, of the
+        ``thread_top`` best-retrieved threads) is below ``lang_floor`` and below ``lang_ratio`` x the
+        best language's. One encoder reads every language, so the cosines are on one scale; when a
+        topic's answer lives in one language's threads, the others' best threads are about
+        something else, and their bullets are noise. The best language is always kept."""
+        cfg = self.d.config
+        if cfg.lang_floor <= 0 or not cfg.xl_encoder:
+            return set()
+        langs, best = best_per_thread(posts)
+        present = sorted(set(langs.values()))
+        if len(present) < 2:
+            return set()
+        chosen = top_threads(langs, best, present, cfg.thread_top)
+        with self.d.stage("embed"):
+            enc = self._xl_encoder()
+            sims = enc.encode([self.thread_text(t, langs[t]) for t in chosen]) @ enc.encode([query])[0]
+        top: dict[str, float] = {}
+        for t, c in zip(chosen, sims):
+            top[langs[t]] = max(top.get(langs[t], -1.0), float(c))
+        return language_focus(top, cfg.lang_floor, cfg.lang_ratio)
+
     def _xl_encoder(self):
         from bolt.multilingual import get_encoder
 
@@ -512,6 +538,15 @@ def blend_bm25(lexical: list[float], bm25: list[float], sents: list[Sentence], w
         top[s.lang] = max(top.get(s.lang, 0.0), b)
     return [(1 - w) * lx + w * (b / top[s.lang] if top[s.lang] > 0 else 0.0)
             for lx, b, s in zip(lexical, bm25, sents)]
+
+
+def language_focus(top: dict[str, float], floor: float, ratio: float) -> set[str]:
+    """The languages to leave out, given each language's best thread cosine ``top``: below
+    ``floor`` and below ``ratio`` x the best cosine (so never the best language)."""
+    if not top:
+        return set()
+    m = max(top.values())
+    return {lg for lg, c in top.items() if c < floor and c < ratio * m}
 
 
 def best_per_thread(posts: list[CandidatePost]) -> tuple[dict[str, str], dict[str, float]]:

@@ -90,7 +90,8 @@ class Distiller:
             th = self.thread(thread_id)
             out = []
             for rank, post in enumerate(th.posts if th is not None else ()):
-                out.extend(post_sentences(th, CandidatePost(thread_id, post.id, lang, 0.0, rank, 0.0)))
+                out.extend(post_sentences(th, CandidatePost(thread_id, post.id, lang, 0.0, rank, 0.0),
+                                          self.config.clause_limits()))
             self._thread_sents[key] = out
             if len(self._thread_sents) > self._thread_cache:
                 self._thread_sents.pop(next(iter(self._thread_sents)))
@@ -153,7 +154,7 @@ class Distiller:
                 th = self.thread(cand.thread)
                 if th is None:
                     continue
-                for s in post_sentences(th, cand):
+                for s in post_sentences(th, cand, cfg.clause_limits()):
                     n = word_count(s.text, s.lang)
                     if filtered and not (cfg.min_words <= n <= cfg.max_words):
                         continue
