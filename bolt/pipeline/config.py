@@ -51,7 +51,8 @@ class SystemConfig:
     Language focus (``lang_floor`` > 0, needs ``xl_encoder``): a language whose best thread (of
     its ``thread_top`` best-retrieved) has a multilingual-encoder cosine to the query below
     ``lang_floor`` and below ``lang_ratio`` x the best language's gives no candidates: when the
-    answer lives in one language's threads, the others' bullets are noise (0: off).
+    answer lives in one language's threads, the others' bullets are noise (0: off; 0.25 by the rule in
+    docs/system.md "Language focus").
     Arabic posts are cut into clauses of ``arz_clause_min``..``arz_clause_max`` words
     (``indexing.sentences.split_clauses``; a longer clause carries its key word more often).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
@@ -131,7 +132,7 @@ class SystemConfig:
     w_thread_semantic: float = 0.6
     thread_focus: float = 2.0
     thread_top: int = 12
-    lang_floor: float = 0.0
+    lang_floor: float = 0.25
     lang_ratio: float = 0.6
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]

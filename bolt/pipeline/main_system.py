@@ -30,7 +30,7 @@ from bolt.pipeline.forum import content_positions, normalised, position_weight, 
 from bolt.pipeline.informative import SPECIFIC, informativeness, subject_words
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, expressible, matched_concepts
-from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, sentence_key
+from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, plan_without, sentence_key
 from bolt.pipeline.text import word_count
 from bolt.pipeline.translate import QueryPlan
 
@@ -180,8 +180,14 @@ class MainSystem:
     # -- the system ----------------------------------------------------------------------------
     def distill(self, query: str) -> list[DistilledBullet]:
         d, cfg = self.d, self.d.config
-        plan, posts = d.retrieve_with_feedback(d.plan(query))
+        first = d.plan(query)
+        plan, posts = d.retrieve_with_feedback(first)
         off = self.unfocused_languages(query, posts)
+        if "eng" in off and plan.anchors != first.anchors:
+            # the English threads are about something else: their numbers and names are no
+            # feedback, so the other languages are searched again with the query's own words
+            plan = first
+            posts = [p for p in posts if p.lang == "eng"] + d.retrieve(plan_without(first, "eng"))
         if off:
             posts = [p for p in posts if p.lang not in off]
         trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
