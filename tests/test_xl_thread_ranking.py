@@ -97,7 +97,7 @@ def test_language_focus_leaves_out_languages_far_below_the_best():
 def test_unfocused_languages_with_the_real_encoder(searcher):
     from bolt.pipeline.main_system import MainSystem
 
-    off = MainSystem(_distiller(searcher))  # lang_floor 0: off
+    off = MainSystem(_distiller(searcher, lang_floor=0.0))  # off
     d = _distiller(searcher, lang_floor=1.0, lang_ratio=1.0)  # every language but the best is out
     plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
     assert {p.lang for p in posts} == {"eng", "cmn"}
