@@ -193,3 +193,12 @@ def test_candidate_clauses_cite_their_first_character(trad_index):
         start = WRAP_DOC.index(WRAPPED)
         assert [(x.offset, x.end, x.text) for x in sents] == [
             (start, start + len(WRAPPED), WRAPPED.replace("\n", ""))]
+
+
+def test_a_code_with_a_leading_zero_gets_no_chinese_numeral():
+    from bolt.pipeline.translate import plan_query
+
+    # 0050 is a fund's code: kept as it is, never 五十; 300 is an amount: 三百 beside the digits
+    words = plan_query("Is the 0050 fund worth 300 dollars?").query_for("cmn").split()
+    assert "0050" in words and "五十" not in words
+    assert "300" in words and "三百" in words

@@ -100,8 +100,11 @@ def one_per_script(forms: tuple[str, ...]) -> list[str]:
 
 
 def _chinese_number(word: str) -> list[str]:
-    """The Chinese numeral for an amount (not for a year, which Chinese writes in digits)."""
+    """The Chinese numeral for an amount (not for a year, which Chinese writes in digits, nor for
+    a code with a leading zero, a ticker or an ID such as ``0050``, never said as a number)."""
     n = int(word)
+    if word.startswith("0"):
+        return []
     return [] if n < 10 or 1900 <= n <= 2100 or n >= 100_000_000 else [int_to_chinese(n)]
 
 
