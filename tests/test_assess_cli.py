@@ -78,6 +78,14 @@ def test_assess_writes_one_judgment_per_bullet_with_a_header(files, capsys):
     assert "runA" in text and "runB" in text and "wrote 3 judgments" in text
     line_a = next(line for line in text.splitlines() if line.startswith("runA"))
     assert line_a.split()[1:] == ["2", "2", "2", "2", "2"]
+    # which model decided, and its agreement with people held out by source, as its file records it
+    from evaluation.matching.statement import load_model
+
+    held = load_model().fit_notes["held_out_by_source"]
+    decided = next(line for line in text.splitlines() if line.startswith("text matches decided by"))
+    assert f"'{load_model().name}'" in decided
+    assert f"realsumm kappa {held['realsumm']['kappa']:.2f} [{held['realsumm']['kappa_ci'][0]:.2f}," in decided
+    assert js.header["statement_held_out_by_source"] == held
 
 
 def test_assess_json_summary(files, capsys):
@@ -87,6 +95,7 @@ def test_assess_json_summary(files, capsys):
     assert code == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["assessor"] == "auto:bolt-0.5 anchor+statement+crosslingual" and doc["model"] is None
+    assert set(doc["statement_model"]["held_out_by_source"]) == {"ikat", "realsumm", "forum"}
     # Without embeddings, "steel mill" shares 2 of 3 desc terms {purchas, steel, mill}: lexical 0.67.
     assert doc["runs"] == {"runB": {"bullets": 1, "matched": 1, "supported": 1, "sources": 1,
                                     "supporting_sources": 1}}
