@@ -24,7 +24,12 @@ Features (all in [0, 1] or small counts, named so a judgment's evidence reads pl
 - ``number_coverage`` / ``name_coverage``: fraction of the reference's numbers and capitalised
   names found (1.0 when the reference has none, with ``has_numbers`` / ``has_names`` saying so);
 - ``cosine`` / ``sentence_cosine``: bi-encoder cosine of the whole candidate and of its best
-  sentence with the reference (``matching.semantic``).
+  sentence with the reference (``matching.semantic``);
+- ``missing_max_weight`` (IDF share of the heaviest reference term the candidate lacks),
+  ``missing_terms`` / ``reference_terms`` (``ln(1 + n)`` of missing / all reference terms),
+  ``number_conflict`` (both give numbers, none shared), ``sentence_coverage`` (the best
+  sentence's plain coverage): what a unit needs in full, measured across sources
+  (``matching.transfer``).
 """
 from __future__ import annotations
 
