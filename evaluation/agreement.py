@@ -57,6 +57,56 @@ def binary_agreement(reference: Sequence[bool], candidate: Sequence[bool]) -> Bi
     return BinaryAgreement(n, agree / n, kappa, both / cy if cy else 1.0, both / ry if ry else 1.0, ry, cy, both)
 
 
+def _kappa_of_counts(tp, fp, fn, tn):
+    """Cohen's kappa from the four cells (vectorised over bootstrap replicates; the same
+    constant-answer convention as :func:`binary_agreement`)."""
+    import numpy as np
+
+    n = tp + fp + fn + tn
+    po = (tp + tn) / n
+    pe = ((tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)) / (n * n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = (po - pe) / (1.0 - pe)
+    return np.where(pe >= 1.0 - 1e-12, np.where(po >= 1.0 - 1e-12, 1.0, 0.0), k)
+
+
+KAPPA_CI_REPLICATES = 1000
+KAPPA_CI_LEVEL = 0.95
+
+
+def kappa_ci(reference: Sequence[bool], candidate: Sequence[bool], groups: Sequence[str],
+             replicates: int = KAPPA_CI_REPLICATES, level: float = KAPPA_CI_LEVEL, seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap interval of Cohen's kappa, resampling whole ``groups`` (topics).
+
+    Items of one topic share texts and judges, so they are not independent: resampling topics
+    (with replacement, as many as there are) is what tells how much the figure would move on
+    other topics. Deterministic for a given ``seed``. With one group the interval is the point.
+    """
+    import numpy as np
+
+    if not (len(reference) == len(candidate) == len(groups)):
+        raise ValueError("reference, candidate and groups differ in length")
+    if not reference:
+        return (0.0, 0.0)
+    ref = np.asarray(reference, dtype=bool)
+    cand = np.asarray(candidate, dtype=bool)
+    _, inv = np.unique(np.asarray([str(g) for g in groups]), return_inverse=True)
+    k = int(inv.max()) + 1
+    cells = np.zeros((k, 4))
+    for c, m in enumerate((ref & cand, ~ref & cand, ref & ~cand, ~ref & ~cand)):
+        np.add.at(cells[:, c], inv, m)
+    rng = np.random.default_rng(seed)
+    draws = cells[rng.integers(0, k, size=(replicates, k))].sum(axis=1)
+    ks = _kappa_of_counts(*draws.T)
+    lo, hi = np.quantile(ks, [(1 - level) / 2, 1 - (1 - level) / 2])
+    return (round(float(lo), 4), round(float(hi), 4))
+
+
+def with_ci(reference: Sequence[bool], candidate: Sequence[bool], groups: Sequence[str]) -> dict[str, Any]:
+    """:func:`binary_agreement` as a dict plus ``kappa_ci`` (bootstrap over ``groups``, e.g. topics)."""
+    return dict(binary_agreement(reference, candidate).as_dict(), kappa_ci=list(kappa_ci(reference, candidate, groups)))
+
+
 # --------------------------------------------------------------------------- two judgment files
 AGREEMENT_METRICS = ("R_n", "P_n", "F_GD")
 """The run-level scores whose differences ``judgment_agreement`` reports (SPEC §6)."""
@@ -129,7 +179,8 @@ def judgment_agreement(a: Sequence["Judgment"], b: Sequence["Judgment"],
     keys = sorted(set(ia) & set(ib), key=lambda k: (k[0], k[1], k[2]))
     out: dict[str, Any] = {"bullets_in_both": len(keys), "only_in_first": len(set(ia) - set(ib)),
                            "only_in_second": len(set(ib) - set(ia))}
-    out["relevance"] = binary_agreement(*_relevant_pairs(ia, ib, keys)).as_dict()
+    topic_of = [k[0] for k in keys]
+    out["relevance"] = with_ci(*_relevant_pairs(ia, ib, keys), topic_of)
     if topics is not None:
         facets_of = {t.number: [f.id for f in t.facets] for t in topics}
     else:
@@ -139,9 +190,13 @@ def judgment_agreement(a: Sequence["Judgment"], b: Sequence["Judgment"],
             for f in (*ia[k].facets, *ib[k].facets):
                 if f not in facets_of[k[0]]:
                     facets_of[k[0]].append(f)
-    out["facets"] = binary_agreement(*_facet_pairs(ia, ib, keys, facets_of)).as_dict()
+    out["facets"] = with_ci(*_facet_pairs(ia, ib, keys, facets_of),
+                            [k[0] for k in keys for _ in facets_of.get(k[0], ())])
     sa, sb, unmatched = _support_pairs(ia, ib, keys)
-    out["support"] = dict(binary_agreement(sa, sb).as_dict(), citations_only_in_first=unmatched)
+    sb_keys = {k: {(s.post, s.offset) for s in ib[k].sources} for k in keys}
+    out["support"] = dict(with_ci(sa, sb, [k[0] for k in keys for s in ia[k].sources
+                                           if (s.post, s.offset) in sb_keys[k]]),
+                          citations_only_in_first=unmatched)
     if topics is not None:
         from evaluation.compare import kendall_tau
 

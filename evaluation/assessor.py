@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bolt.topics import Topic
     from evaluation.matching.statement import StatementModel
 
-ASSESSOR_VERSION = "0.4"
+ASSESSOR_VERSION = "0.5"
 RULES = ("anchor", "statement", "lexical", "semantic", "crosslingual")
 DECISIONS = ("statement", "overlap")
 _TEXT_LANGS = ("eng", "und", None)
@@ -280,7 +280,9 @@ class Assessor:
                 **({"crosslingual_model": self.crosslingual_model_id or _crosslingual_id(self.config)}
                    if self.config.crosslingual else {}),
                 **({"statement_model": self.statement.to_dict(),
-                    "statement_threshold": self.statement_threshold} if self.statement else {})}
+                    "statement_threshold": self.statement_threshold,
+                    "statement_held_out_by_source": self.statement.fit_notes.get("held_out_by_source")}
+                   if self.statement else {})}
 
     def _thread(self, thread_id: str):
         """The cited thread (None when absent); a bounded cache, since runs cite threads in bursts."""

@@ -9,7 +9,7 @@ import pytest
 from bolt.cli import main
 from bolt.submission import read_run
 from bolt.topics import Facet, Topic
-from evaluation.agreement import binary_agreement, judgment_agreement
+from evaluation.agreement import binary_agreement, judgment_agreement, kappa_ci
 from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
 
 REPO = Path(__file__).resolve().parents[1]
@@ -28,6 +28,20 @@ def test_binary_agreement_by_hand():
     assert binary_agreement([True] * 2, [False] * 2).kappa == 0.0
     with pytest.raises(ValueError):
         binary_agreement([True], [])
+
+
+def test_kappa_interval_resamples_whole_topics():
+    # topic a agrees perfectly, topic b disagrees on both items. A resample of two topics is aa
+    # (kappa 1), bb (both sides say yes once and no once, always differently: kappa -1) or ab / ba
+    # (p_o = 1/2 = p_e: kappa 0); aa and bb each have probability 1/4, so the 95% interval is [-1, 1]
+    ref, cand, groups = [True, False, True, False], [True, False, False, True], ["a", "a", "b", "b"]
+    assert binary_agreement(ref, cand).kappa == pytest.approx(0.0)
+    assert kappa_ci(ref, cand, groups) == (-1.0, 1.0)
+    assert kappa_ci(ref, cand, groups) == kappa_ci(ref, cand, groups, seed=0)  # deterministic
+    # one topic: every resample is the sample itself
+    assert kappa_ci(ref[:2], cand[:2], groups[:2]) == (1.0, 1.0)
+    with pytest.raises(ValueError):
+        kappa_ci(ref, cand, groups[:3])
 
 
 def _j(run, bullet, facets, supports=True, topic="1"):
@@ -65,6 +79,10 @@ def test_bolt_agree_cli_json_and_errors(tmp_path, capsys):
     assert main(["agree", str(a), str(b), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["relevance"]["accuracy"] == 0.5 and "runs" not in doc
+    # one topic: the bootstrap over topics gives the point itself
+    assert doc["relevance"]["kappa_ci"] == [doc["relevance"]["kappa"]] * 2
+    assert main(["agree", str(a), str(b)]) == 0
+    assert "kappa [95% CI]" in capsys.readouterr().out
     assert main(["agree", str(a)]) == 2
     assert "two judgment files" in capsys.readouterr().err
 
@@ -78,6 +96,16 @@ def test_pairs_mode_decides_each_pair(tmp_path, capsys):
     assert main(["agree", "--pairs", str(p), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["pairs"] == 3 and doc["assessor"]["accuracy"] == 1.0 and "in-sample" in doc["note"]
+    assert doc["assessor"]["kappa_ci"] == [1.0, 1.0]  # right on every pair of both topics
+    assert set(doc["held_out_by_source"]) == {"ikat", "realsumm", "forum"}
+    # the common unit-label layout decides the same pairs alike
+    u = tmp_path / "units.tsv"
+    u.write_text("source\ttopic\tunit_id\tunit_text\ttext_id\ttext\tlabel\n" + "".join(
+        f"test\t{t}\tu{k}\t{st}\tx{k}\t{pa}\t{lab}\n" for k, (_, t, lab, pa, st) in
+        enumerate(line.split("\t") for line in p.read_text(encoding="utf-8").splitlines()[1:])), encoding="utf-8")
+    assert main(["agree", "--pairs", str(u), "--json"]) == 0
+    doc2 = json.loads(capsys.readouterr().out)
+    assert doc2["assessor"] == doc["assessor"]
 
 
 def _carry_script():

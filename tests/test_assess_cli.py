@@ -63,7 +63,7 @@ def test_assess_writes_one_judgment_per_bullet_with_a_header(files, capsys):
                  "--corpus", str(files / "threads"), "--out", str(out), "--semantic-threshold", "0.55", "--quiet"])
     assert code == 0
     js = load_judgments(out)
-    assert js.header["assessor"] == "auto:bolt-0.4 anchor+statement+crosslingual"
+    assert js.header["assessor"] == "auto:bolt-0.5 anchor+statement+crosslingual"
     assert js.header["config"] == "AssessorConfig(semantic_threshold=0.55)"
     assert js.header["model"].startswith("all-MiniLM-L6-v2@")
     assert js.header["runs"] == {"runA": str(files / "a.xml"), "runB": str(files / "b.xml")}
@@ -78,6 +78,14 @@ def test_assess_writes_one_judgment_per_bullet_with_a_header(files, capsys):
     assert "runA" in text and "runB" in text and "wrote 3 judgments" in text
     line_a = next(line for line in text.splitlines() if line.startswith("runA"))
     assert line_a.split()[1:] == ["2", "2", "2", "2", "2"]
+    # which model decided, and its agreement with people held out by source, as its file records it
+    from evaluation.matching.statement import load_model
+
+    held = load_model().fit_notes["held_out_by_source"]
+    decided = next(line for line in text.splitlines() if line.startswith("text matches decided by"))
+    assert f"'{load_model().name}'" in decided
+    assert f"realsumm kappa {held['realsumm']['kappa']:.2f} [{held['realsumm']['kappa_ci'][0]:.2f}," in decided
+    assert js.header["statement_held_out_by_source"] == held
 
 
 def test_assess_json_summary(files, capsys):
@@ -86,7 +94,8 @@ def test_assess_json_summary(files, capsys):
                  str(files / "threads"), "--out", str(out), "--no-semantic", "--json", "--quiet"])
     assert code == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["assessor"] == "auto:bolt-0.4 anchor+statement+crosslingual" and doc["model"] is None
+    assert doc["assessor"] == "auto:bolt-0.5 anchor+statement+crosslingual" and doc["model"] is None
+    assert set(doc["statement_model"]["held_out_by_source"]) == {"ikat", "realsumm", "forum"}
     # Without embeddings, "steel mill" shares 2 of 3 desc terms {purchas, steel, mill}: lexical 0.67.
     assert doc["runs"] == {"runB": {"bullets": 1, "matched": 1, "supported": 1, "sources": 1,
                                     "supporting_sources": 1}}
@@ -131,7 +140,7 @@ def test_decision_and_crosslingual_options_change_the_name_and_the_evidence(file
                  "--no-semantic", "--quiet"])
     assert code == 0
     js = load_judgments(out)
-    assert js.header["assessor"] == "auto:bolt-0.4 anchor+lexical" and "statement_model" not in js.header
+    assert js.header["assessor"] == "auto:bolt-0.5 anchor+lexical" and "statement_model" not in js.header
     a1 = next(j for j in js.judgments if j.bullet == 1)
     assert {e["rule"] for e in a1.extra["evidence"]} == {"anchor", "lexical"} and "probability" not in a1.extra
     new = files / "new.jsonl"
@@ -141,13 +150,16 @@ def test_decision_and_crosslingual_options_change_the_name_and_the_evidence(file
     assert js.header["statement_threshold"] == 0.9
     a1 = next(j for j in js.judgments if j.bullet == 1)
     st = next(e for e in a1.extra["evidence"] if e["rule"] == "statement")
-    # the bullet is the nugget word for word: every coverage feature is 1.0, so the probability is
-    # sigmoid(intercept + sum of coefficients) (0.9781 for the shipped model)
+    # the bullet is the nugget word for word: every coverage feature is 1.0 and no term is missing, so
+    # the probability is sigmoid(intercept + the coverage coefficients + the length terms)
     from evaluation.matching.statement import load_model
 
     m = load_model()
-    expected = round(1 / (1 + math.exp(-(m.intercept + sum(m.coefficients)))), 4)
-    assert st["threshold"] == 0.9 and st["score"] == expected and set(st["features"].values()) == {1.0}
+    feats = st["features"]
+    assert all(feats[f] == 1.0 for f in feats if f.endswith("coverage"))
+    assert all(feats[f] == 0.0 for f in feats if f.startswith("missing_"))
+    expected = round(1 / (1 + math.exp(-(m.intercept + sum(w * feats[f] for f, w in zip(m.features, m.coefficients))))), 4)
+    assert st["threshold"] == 0.9 and st["score"] == expected
     assert a1.extra["probability"]["1"] == st["score"]
     assert main(["assess", str(files / "a.xml"), "--topics", str(files / "topics.xml"), "--corpus",
                  str(files / "threads"), "--out", str(new), "--statement-threshold", "1.5", "--quiet"]) == 1

@@ -50,6 +50,20 @@ def test_features_by_hand():
     assert set(f) == set(FEATURES)
 
 
+def test_missing_term_and_number_features_by_hand():
+    idf = Idf([REF, CAND, "Bain Capital is a firm."])
+    ref = Reference.of(REF, idf)
+    f = features(ref, CAND, [CAND])
+    # missing: capit (df 2) and 1992 (df 1); the heavier is 1992
+    w2, w1 = math.log(4 / 3) + 1, math.log(2) + 1
+    assert f["missing_max_weight"] == pytest.approx(w1 / (1 + 3 * w2 + w1))
+    assert f["missing_terms"] == pytest.approx(math.log(3)) and f["reference_terms"] == pytest.approx(math.log(6))
+    assert f["sentence_coverage"] == pytest.approx(3 / 5)
+    assert f["number_conflict"] == 0.0  # the candidate gives no number
+    g = features(ref, "Bain bought Ampad in 1993.", ["Bain bought Ampad in 1993."])
+    assert g["number_conflict"] == 1.0 and g["missing_terms"] == pytest.approx(math.log(3))
+
+
 def test_clause_features_by_hand():
     # clauses: sentences, split again at ";", kept with >= 2 content terms ("nobody objected" has one: object)
     text = "Bain Capital bought Ampad. The deal closed in 1992; nobody objected."
@@ -95,10 +109,9 @@ def test_model_probability_is_the_logistic_of_the_linear_score():
 def test_the_shipped_model_loads_and_separates_a_statement_from_a_subject_match():
     m = load_model()
     assert set(m.features) <= set(FEATURES) and 0 < m.threshold < 1
-    # fitted on development data only: the 386 iKAT pairs and the forum pairs of the careful
-    # ebay-dev judgments (9 topics); never on the sample topics
-    assert m.fit_notes["pairs"] == 386 + 873
-    assert not any(t.startswith(("1.", pl.FORUM_PREFIX + "1.")) for t in m.fit_notes["topics"])
+    # fitted on development data only (iKAT dev, REALSumm, the careful ebay-dev forum judgments;
+    # never on the sample topics): tests/test_transfer.py checks its sources
+    assert set(m.fit_notes["sources"]) == {"ikat", "realsumm", "forum"}
     pool = ["The board sold Fathy for 12 million dollars.", "Fathy is a striker.", "The fee for Fathy was 12 million dollars.",
             "I love this club.", "Fathy scored again.", "The board of the club met."]
     idf = Idf(pool)
@@ -122,6 +135,18 @@ def test_pair_file_errors_name_the_line(tmp_path):
     (tmp_path / "h.tsv").write_text("a\tb\n", encoding="utf-8")
     with pytest.raises(ToolkitError, match="header"):
         pl.read_pairs(tmp_path / "h.tsv")
+    (tmp_path / "u.tsv").write_text("source\ttopic\tunit_id\tunit_text\ttext_id\ttext\tlabel\n"
+                                    "s\t7_1\tu1\tThe unit.\tt1\tThe text.\t2\n", encoding="utf-8")
+    with pytest.raises(ToolkitError) as e:
+        pl.read_pairs(tmp_path / "u.tsv")
+    assert e.value.line == 2 and "7 tab-separated columns" in str(e.value)
+
+
+def test_common_unit_label_layout(tmp_path):
+    path = tmp_path / "u.tsv"
+    path.write_text("source\ttopic\tunit_id\tunit_text\ttext_id\ttext\tlabel\n"
+                    "news\t7_1\tu1\tThe fee is 12 million.\ts9\tThey paid 12 million.\t1\n", encoding="utf-8")
+    assert pl.read_pairs(path) == [pl.PairLabel("u1|s9", "7_1", True, "They paid 12 million.", "The fee is 12 million.")]
 
 
 def test_folds_leave_one_topic_out_and_tuned_overlap_uses_training_topics_only():
@@ -155,7 +180,7 @@ def test_development_pairs_harness_runs_held_out(tmp_path):
     assert len(pairs) == 386 and len({p.group for p in pairs}) == 6
     data = pl.prepare(pairs, None)  # lexical features only: fast, and what the shipped model reads
     res = pl.loto(data, {"tuned_overlap": pl.rule_tuned_overlap,
-                         "statement": pl.rule_statement(feature_sets=(load_model().features,))})
+                         "statement": pl.rule_statement(feature_sets=(pl.LEXICAL,))})
     assert res["statement"]["pooled"]["n"] == 386
     # the learned rule must not lose to word overlap on unseen topics (bench.py gives the figures)
     assert res["statement"]["pooled"]["kappa"] >= res["tuned_overlap"]["pooled"]["kappa"]
@@ -199,14 +224,14 @@ def test_forum_pairs_from_careful_judgments():
     assert pl.SOURCES[pl.FORUM_PREFIX] == "forum"
 
 
-def test_forum_development_pairs_are_the_ones_the_model_was_fitted_on():
-    """The forum pairs of the careful ebay-dev judgments (merged from the baseline branch; skipped
-    when absent): 873 pairs, 35 positives, 9 topics, as the shipped model's fit notes say."""
+def test_forum_development_pairs_of_the_first_careful_file():
+    """The forum pairs of the first careful ebay-dev judgments (skipped when absent): 873 pairs,
+    35 positives, 9 topics (v0.3 and v0.4 were fitted on these with the iKAT pairs)."""
     root = Path(__file__).resolve().parents[1]
     topics, judged = root / "topics/ebay-dev.xml", root / "tests/data/careful/ebay-dev.judgments.jsonl"
     if not (topics.is_file() and judged.is_file()):
         pytest.skip(f"forum development judgments not present at {judged}")
     data = pl.prepare_judged(topics, judged, None)
     assert (len(data.pairs), sum(data.labels), len(set(data.groups))) == (873, 35, 9)
-    notes = load_model().fit_notes
-    assert {g for g in notes["topics"] if g.startswith(pl.FORUM_PREFIX)} == set(data.groups)
+    # the shipped model is fitted on these and on the later rounds' judgments (tests/test_transfer.py)
+    assert load_model().fit_notes["sources"]["forum"]["topics"] > len(set(data.groups))

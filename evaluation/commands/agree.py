@@ -25,7 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--topics", metavar="FILE",
                    help="topic file: per-facet agreement over all its facets, and run scores (R_n, P_n, F_GD)")
     p.add_argument("--pairs", metavar="LABELS.tsv",
-                   help="instead of two files: a pair-label TSV (key, topic, label, paragraph, statement)")
+                   help="instead of two files: a pair-label TSV (key, topic, label, paragraph, statement; or "
+                   "the common unit-label layout: source, topic, unit_id, unit_text, text_id, text, label)")
     p.add_argument("--statement-model", metavar="FILE", default=None,
                    help="--pairs: a statement model JSON (default: the shipped one)")
     p.add_argument("--model", default=None, metavar="NAME",
@@ -38,16 +39,19 @@ def _print_table(title: str, rows: dict[str, dict]) -> None:
     from rich.table import Table
 
     t = Table(title=title)
-    for col in ("what", "n", "accuracy", "kappa", "precision", "recall", "first yes", "second yes"):
+    for col in ("what", "n", "accuracy", "kappa [95% CI]", "precision", "recall", "first yes", "second yes"):
         t.add_column(col, justify="left" if col == "what" else "right")
     for name, a in rows.items():
-        t.add_row(name, str(a["n"]), f"{a['accuracy']:.3f}", f"{a['kappa']:.3f}", f"{a['precision']:.3f}",
+        ci = a.get("kappa_ci")
+        kappa = f"{a['kappa']:.3f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+        t.add_row(name, str(a["n"]), f"{a['accuracy']:.3f}", kappa, f"{a['precision']:.3f}",
                   f"{a['recall']:.3f}", str(a["reference_yes"]), str(a["candidate_yes"]))
-    Console(width=110).print(t)
+    Console(width=120).print(t)
+    print("kappa's interval: bootstrap over topics (1,000 resamples of whole topics, percentile 95%)")
 
 
 def _run_pairs(args) -> int:
-    from evaluation.agreement import binary_agreement
+    from evaluation.agreement import with_ci
     from evaluation.matching import pairlabels as pl
     from evaluation.matching.statement import load_model
 
@@ -62,11 +66,12 @@ def _run_pairs(args) -> int:
     decided = pl.decide(model, data, range(len(pairs)))  # the assessor's rule: p >= the model's threshold
     out = {"pairs": len(pairs), "positives": sum(data.labels), "statement_model": model.name,
            "threshold": model.threshold,
-           "assessor": binary_agreement(data.labels, decided).as_dict(),
-           "note": "the shipped model was fitted on the development pairs: on them this is an in-sample "
-                   "figure; 'scripts/bench.py score --part assess-calibration' gives held-out ones"}
+           "assessor": with_ci(data.labels, decided, data.groups),
+           "held_out_by_source": model.fit_notes.get("held_out_by_source"),
+           "note": "the shipped model was fitted on the iKAT dev, REALSumm and forum pairs: on them this is an "
+                   "in-sample figure; 'scripts/bench.py score --part assess-transfer' gives held-out ones"}
     if embedder is not None:
-        out["old_defaults"] = binary_agreement(data.labels, data.old_default).as_dict()
+        out["old_defaults"] = with_ci(data.labels, data.old_default, data.groups)
     if args.json:
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:

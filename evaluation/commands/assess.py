@@ -113,6 +113,17 @@ def config_from_args(args: argparse.Namespace) -> AssessorConfig:
         raise ToolkitError(str(exc), hint="see 'bolt assess --help' for the allowed values") from None
 
 
+def decided_by(model, threshold: float) -> str:
+    """One line naming the model that decided text matches and its agreement with people held out
+    by source (fitted on the other sources), as its file records it."""
+    held = model.fit_notes.get("held_out_by_source") or {}
+    figs = "; ".join(f"{s} kappa {f['kappa']:.2f} [{f['kappa_ci'][0]:.2f}, {f['kappa_ci'][1]:.2f}]"
+                     for s, f in held.items())
+    return (f"text matches decided by statement model {model.name!r} ({', '.join(model.features)}; p >= {threshold}); "
+            + (f"agreement with people held out by source: {figs}" if figs else
+               "no held-out-by-source agreement recorded for this model"))
+
+
 def summarize(judgments: Iterable, stats: dict) -> Iterator:
     """Pass judgments through while counting, per run, bullets, matched bullets and supporting sources."""
     for j in judgments:
@@ -180,6 +191,9 @@ def run(args: argparse.Namespace) -> int:
     write_judgments(summarize(judgments, stats), args.out, header)
     if args.json:
         doc = {"out": str(args.out), "assessor": config.name, "config": repr(config),
+               "statement_model": (None if assessor.statement is None else
+                                   {"name": assessor.statement.name,
+                                    "held_out_by_source": assessor.statement.fit_notes.get("held_out_by_source")}),
                "model": header["model"], "runs": stats,
                "texts_embedded": assessor.stats.texts_embedded}
         if reused is not None:
@@ -193,6 +207,8 @@ def run(args: argparse.Namespace) -> int:
               f"{s['sources']:>7}  {s['supporting_sources']:>10}")
     print(f"wrote {sum(s['bullets'] for s in stats.values())} judgments to {args.out} "
           f"({config.name}; {config!r}; model {header['model'] or 'none'})")
+    if assessor.statement is not None:
+        print(decided_by(assessor.statement, assessor.statement_threshold))
     if reused is not None:
         print(f"judged by people: {reused['human']}, partly (some sources the machine's): {reused['mixed']}, "
               f"by the machine: {reused['machine']} (from {', '.join(map(str, args.reuse))})")

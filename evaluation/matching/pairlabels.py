@@ -30,8 +30,11 @@ from indexing.errors import ToolkitError
 COLUMNS = ("key", "topic", "label", "paragraph", "statement")
 OVERLAP_GRID = tuple(round(0.05 * k, 2) for k in range(1, 20))
 _HEADER = "\t".join(COLUMNS)
+UNIT_COLUMNS = ("source", "topic", "unit_id", "unit_text", "text_id", "text", "label")
+"""The common unit-label layout (one row per unit x text), read as well as :data:`COLUMNS`."""
+_UNIT_HEADER = "\t".join(UNIT_COLUMNS)
 FEATURE_SETS: tuple[tuple[str, ...], ...] = (
-    tuple(f for f in FEATURES if not f.startswith("clause_")),  # everything (as v0.2 and v0.3 measured it)
+    FEATURES[:11],  # everything v0.2 and v0.3 measured (before the clause and missing-term features)
     ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage"),  # lexical specificity
     ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "cosine", "sentence_cosine"),
     ("coverage", "cosine"),  # the old rule's two signals, combined
@@ -84,26 +87,35 @@ class PairLabel(NamedTuple):
 
 
 def read_pairs(path: str | Path) -> list[PairLabel]:
-    """Read a pair-label TSV; a bad header or row raises a ToolkitError naming the line and the fix."""
+    """Read a pair-label TSV, in this module's layout (:data:`COLUMNS`) or the common unit-label
+    one (:data:`UNIT_COLUMNS`: the unit is the statement, the text the paragraph, the key
+    ``unit_id|text_id``); a bad header or row raises a ToolkitError naming the line and the fix."""
     path = Path(path)
     if not path.is_file():
         raise ToolkitError(f"pair-label file not found: {path}", file=str(path),
-                           hint="give a TSV with columns key, topic, label, paragraph, statement")
+                           hint="give a TSV with columns key, topic, label, paragraph, statement "
+                                "(or source, topic, unit_id, unit_text, text_id, text, label)")
     out: list[PairLabel] = []
     with path.open(encoding="utf-8", newline="") as fh:
         reader = csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE)
-        header = next(reader, None)
-        if header is None or [h.strip() for h in header[:5]] != list(COLUMNS):
-            raise ToolkitError(f"{path}: line 1 must be the header {_HEADER!r}, got {header!r}",
-                               file=str(path), line=1, hint="write the five columns in this order, tab-separated")
+        header = [h.strip() for h in (next(reader, None) or [])]
+        if header[:5] == list(COLUMNS):
+            width, label_at = 5, 2
+            make = lambda r: PairLabel(r[0], r[1], r[2].strip() == "1", r[3], r[4])  # noqa: E731
+        elif header[:7] == list(UNIT_COLUMNS):
+            width, label_at = 7, 6
+            make = lambda r: PairLabel(f"{r[2]}|{r[4]}", r[1], r[6].strip() == "1", r[5], r[3])  # noqa: E731
+        else:
+            raise ToolkitError(f"{path}: line 1 must be the header {_HEADER!r} or {_UNIT_HEADER!r}, got {header!r}",
+                               file=str(path), line=1, hint="write the columns in one of these orders, tab-separated")
         for lineno, row in enumerate(reader, start=2):
             if not row:
                 continue
-            if len(row) < 5 or row[2].strip() not in ("0", "1"):
-                raise ToolkitError(f"{path}: line {lineno}: expected 5 tab-separated columns with label 0 or 1",
+            if len(row) < width or row[label_at].strip() not in ("0", "1"):
+                raise ToolkitError(f"{path}: line {lineno}: expected {width} tab-separated columns with label 0 or 1",
                                    file=str(path), line=lineno,
                                    hint="replace tabs and line breaks inside texts by spaces")
-            out.append(PairLabel(row[0], row[1], row[2].strip() == "1", row[3], row[4]))
+            out.append(make(row))
     if not out:
         raise ToolkitError(f"{path}: no pairs", file=str(path), hint="add at least one labelled pair")
     return out
@@ -192,7 +204,7 @@ def prepare(pairs: Sequence[PairLabel], embedder, old_lexical: float = 0.4, old_
     return PairData(list(pairs), feats, old, subs)
 
 
-def prepare_judged(topics_path: str | Path, judgments_path: str | Path, embedder, old_lexical: float = 0.4,
+def prepare_judged(topics_path: str | Path, judgments_path: str | Path | Sequence[str | Path], embedder, old_lexical: float = 0.4,
                    old_min_terms: int = 2, old_semantic: float = 0.45, clause_refs: bool = False) -> PairData:
     """Forum pairs from careful judgments: every judged bullet (distinct by topic and text) against
     every facet of its topic, labelled by whether the careful ``facets`` hold that facet.
@@ -202,6 +214,7 @@ def prepare_judged(topics_path: str | Path, judgments_path: str | Path, embedder
     are one topic's facet texts and judged bullet units, as in ``Assessor._match_statements``.
     The pair's ``paragraph`` is the bullet and its ``statement`` the description; ``topic`` is
     ``forum:`` and the topic number (its own held-out group, told apart from pair-label topics).
+    ``judgments_path`` may be several files (a bullet judged in two of them: the union of their facets).
     """
     from bolt.topics import read_topics
     from evaluation.judgments import read_judgments
@@ -209,7 +222,8 @@ def prepare_judged(topics_path: str | Path, judgments_path: str | Path, embedder
 
     topics = {t.number: t for t in read_topics(topics_path)}
     bullets: dict[tuple[str, str], set[str]] = {}
-    for j in read_judgments(judgments_path):
+    paths = [judgments_path] if isinstance(judgments_path, (str, Path)) else list(judgments_path)
+    for j in (j for p in paths for j in read_judgments(p)):
         text = " ".join(str(j.extra.get("text", "")).split())
         if j.topic not in topics or not text or script_lang(text) != "eng":
             continue

@@ -24,7 +24,12 @@ Features (all in [0, 1] or small counts, named so a judgment's evidence reads pl
 - ``number_coverage`` / ``name_coverage``: fraction of the reference's numbers and capitalised
   names found (1.0 when the reference has none, with ``has_numbers`` / ``has_names`` saying so);
 - ``cosine`` / ``sentence_cosine``: bi-encoder cosine of the whole candidate and of its best
-  sentence with the reference (``matching.semantic``).
+  sentence with the reference (``matching.semantic``);
+- ``missing_max_weight`` (IDF share of the heaviest reference term the candidate lacks),
+  ``missing_terms`` / ``reference_terms`` (``ln(1 + n)`` of missing / all reference terms),
+  ``number_conflict`` (both give numbers, none shared), ``sentence_coverage`` (the best
+  sentence's plain coverage): what a unit needs in full, measured across sources
+  (``matching.transfer``).
 """
 from __future__ import annotations
 
@@ -43,7 +48,8 @@ from evaluation.matching.text import sentences
 
 FEATURES = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "bigram_coverage",
             "number_coverage", "has_numbers", "name_coverage", "has_names", "cosine", "sentence_cosine",
-            "clause_max_coverage", "clause_min_coverage", "clause_sentence_coverage")
+            "clause_max_coverage", "clause_min_coverage", "clause_sentence_coverage",
+            "missing_max_weight", "missing_terms", "reference_terms", "number_conflict", "sentence_coverage")
 EMBEDDING_FEATURES = ("cosine", "sentence_cosine")
 """The features read from sentence embeddings (a model without them needs no embedder)."""
 MODEL_FILE = "statement_model.json"
@@ -175,12 +181,19 @@ def features(ref: Reference, candidate: str, sentences: Sequence[str],
     num = len(ref.numbers & cand_numbers) / len(ref.numbers) if ref.numbers else 1.0
     name = len(ref.names & cand) / len(ref.names) if ref.names else 1.0
     bigram = len(ref.bigrams & bigrams(candidate)) / len(ref.bigrams) if ref.bigrams else coverage
+    total = ref.weight_total
+    missing = [w for t, w in ref.weights.items() if t not in cand]
+    sent_plain = max((len(ref.terms & st) / n_terms for st in sent_terms), default=0.0) if n_terms else 0.0
     return {"coverage": coverage, "idf_coverage": idf_cov, "sentence_idf_coverage": sent_cov,
             "distinct_coverage": distinct, "bigram_coverage": bigram, "number_coverage": num, "has_numbers": float(bool(ref.numbers)),
             "name_coverage": name, "has_names": float(bool(ref.names)), "cosine": float(cosine),
             "sentence_cosine": float(cosine if sentence_cosine is None else sentence_cosine),
             "clause_max_coverage": max(per_clause), "clause_min_coverage": min(per_clause),
-            "clause_sentence_coverage": clause_sent}
+            "clause_sentence_coverage": clause_sent,
+            "missing_max_weight": max(missing) / total if missing and total else 0.0,
+            "missing_terms": math.log1p(len(missing)), "reference_terms": math.log1p(n_terms),
+            "number_conflict": float(bool(ref.numbers) and bool(cand_numbers) and not (ref.numbers & cand_numbers)),
+            "sentence_coverage": sent_plain}
 
 
 @dataclass(frozen=True)

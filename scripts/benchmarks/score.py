@@ -147,9 +147,16 @@ def _assess_add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--forum-judgments", default=str(root / "tests/data/careful/ebay-dev.judgments.jsonl"),
                    help="assess-calibration part: careful judgments of forum bullets, with their text; every "
                    "(bullet, facet of its topic) is a labelled pair (skipped when absent)")
+    p.add_argument("--previous-model", metavar="FILE",
+                   help="assess-transfer part: also measure this statement model as given (e.g. v0.4's, from git)")
     p.add_argument("--write-model", metavar="FILE",
                    help="assess-calibration part: refit the statement model on all pairs and write it here "
                    "(the shipped one is evaluation/matching/statement_model.json)")
+    p.add_argument("--realsumm", default=str(root.parent / "shared/unitlabels/realsumm-pairs.tsv"),
+                   help="assess-transfer part: the REALSumm pair labels (news summaries)")
+    p.add_argument("--embeddings", action="store_true",
+                   help="assess-transfer part: also the variants that read cosine features (embeds every "
+                   "text with the bundled MiniLM: about 7 minutes for REALSumm on 2 busy cores)")
     p.add_argument("--variants", action="store_true",
                    help="assess-calibration part: also measure every feature-set variant of "
                    "evaluation.matching.pairlabels.VARIANTS and clause references (a few minutes more)")
@@ -397,3 +404,76 @@ def _pairs_calibration(args) -> dict:
 
 
 PARTS["assess-calibration"] = bench_assess_calibration
+
+FORUM_JUDGMENTS_LATER = ("tests/data/careful/ebay-dev.round2.judgments.jsonl",)
+"""Careful forum judgments of rounds 2-9 (the assess-transfer part reads them with --forum-judgments)."""
+
+
+def transfer_sources(args, embedder=None) -> dict:
+    """The three label sources as feature matrices (``transfer.Matrix``); a missing one is skipped."""
+    from evaluation.matching import pairlabels as pl
+    from evaluation.matching.transfer import Matrix
+
+    root = Path(__file__).resolve().parents[2]
+    out = {}
+    if Path(args.pairs).is_file():
+        out["ikat"] = Matrix("ikat", pl.prepare(pl.read_pairs(args.pairs), embedder))
+    if Path(args.realsumm).is_file():
+        out["realsumm"] = Matrix("realsumm", pl.prepare(pl.read_pairs(args.realsumm), embedder))
+    forum = [args.forum_judgments] + [str(root / p) for p in FORUM_JUDGMENTS_LATER if (root / p).is_file()]
+    if Path(args.forum_topics).is_file() and Path(args.forum_judgments).is_file():
+        out["forum"] = Matrix("forum", pl.prepare_judged(args.forum_topics, forum, embedder))
+    return out
+
+
+def bench_assess_transfer(args) -> dict:
+    """Agreement with people held out by source (fit on two sources, test on the third) and by topic
+    inside each source, for the word-overlap bar, the previous model as shipped and every variant
+    (``transfer.VARIANTS``); kappa with a bootstrap interval over topics. ``--write-model`` refits the
+    shipped procedure on all sources and writes it with its held-out-by-source figures."""
+    import json as _json
+
+    from evaluation.matching import transfer as tr
+    from evaluation.matching.statement import load_model
+
+    embedder = None
+    if args.embeddings:
+        from bolt.embedding import get_embedder
+
+        embedder = get_embedder(None)
+    t0 = time.perf_counter()
+    mats = transfer_sources(args, embedder)
+    if len(mats) < 2:
+        return {"skipped": "needs at least two of the label sources (--pairs, --realsumm, --forum-*)"}
+    prep = time.perf_counter() - t0
+    previous = load_model(args.previous_model) if getattr(args, "previous_model", None) else None
+    rules = {"word overlap (threshold tuned on the training sources)": tr.rule_overlap}
+    if previous is not None:
+        rules[f"{previous.name} as given (never refitted)"] = tr.rule_fixed(previous)
+    lexical_only = {name: menu for name, menu in tr.VARIANTS.items()
+                    if embedder is not None or not any(f in tr.EMBEDDING_FEATURES for fs in menu for f in fs)}
+    rules.update({name: tr.rule_statement(menu) for name, menu in lexical_only.items()})
+    rules.update({f"{name} [chosen by transfer between the training sources]": tr.rule_statement(menu, inner="source")
+                  for name, menu in lexical_only.items()})
+    by_source = tr.leave_one_source_out(mats, rules)
+    by_topic = tr.within_source(mats, {k: v for k, v in rules.items() if k in tr.WITHIN_SOURCE_RULES
+                                       or k.startswith("word overlap")})
+    out = {"sources": {s: {"pairs": m.n, "positives": int(m.y.sum()), "topics": len(set(m.groups))}
+                       for s, m in mats.items()},
+           "feature_seconds": round(prep, 1), "leave_one_source_out": by_source, "within_source_by_topic": by_topic}
+    shipped, bar = by_source[tr.SHIPPED], by_source["word overlap (threshold tuned on the training sources)"]
+    out["targets"] = {f"{s} kappa>=0.6": shipped[s]["kappa"] >= 0.6 for s in mats}
+    out["targets"].update({f"{s} beats_word_overlap": shipped[s]["kappa"] > bar[s]["kappa"] for s in mats})
+    if args.write_model:
+        model = tr.choose_and_fit(mats, tr.VARIANTS[tr.SHIPPED], name="statement-lr-3src")
+        notes = dict(model.fit_notes, held_out_by_source={
+            s: {k: f[k] for k in ("n", "accuracy", "kappa", "kappa_ci", "precision", "recall")}
+            for s, f in shipped.items()}, held_out_by="scripts/bench.py score --part assess-transfer")
+        model = type(model)(model.name, model.features, model.coefficients, model.intercept, model.threshold, notes)
+        Path(args.write_model).write_text(_json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
+        out["model_written_to"] = args.write_model
+        out["model"] = model.to_dict()
+    return out
+
+
+PARTS["assess-transfer"] = bench_assess_transfer
