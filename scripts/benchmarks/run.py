@@ -17,7 +17,8 @@ thousands of candidate sentences) and, with ``--gen-dir`` (a folder made by
 the time spent in each stage. Targets: main beats both references on mean
 F_GD and R_n; reach >= 80%; p50 <= 1 s per topic.
 
-*dev* (real forum threads; skipped when ``../shared/real-samples`` is absent): indexes
+*dev* (real forum threads; skipped when the set's collection or careful judgments are absent; ``--dev-set
+ebay|tac2013|xl``, default ebay, see ``DEV_SETS`` and docs/benchmarks.md): for ebay, indexes
 ``../shared/real-samples/bolt-eng-DF-215.xml``, runs the three systems on ``topics/ebay-dev.xml``,
 carries the careful judgments of ``tests/data/careful/ebay-dev.judgments.jsonl`` (and of the later
 ``ebay-dev.round2.judgments.jsonl``) over to these runs by (topic, bullet text) (``scripts/carry_judgments.py``; bullets never judged are counted
