@@ -160,8 +160,9 @@ def model_path(spec: str) -> Path:
     (``"forums"``: ``ranker_model_forums.json``, round 10b, eBay and seven other boards), or a path."""
     if spec == "default":
         return DEFAULT_MODEL
-    shipped = DEFAULT_MODEL.with_name(f"ranker_model_{spec}.json")
-    return shipped if spec.isidentifier() and shipped.is_file() else Path(spec)
+    if spec.isidentifier() and (shipped := DEFAULT_MODEL.with_name(f"ranker_model_{spec}.json")).is_file():
+        return shipped
+    return Path(spec)
 
 
 def load_model(spec: str) -> RankerModel:
