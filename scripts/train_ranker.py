@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Train ``main``'s learned sentence ranker on careful judgments, held out by round (issue 24).
 
-    python scripts/train_ranker.py collect --index DIR --out FEATURES.jsonl
-    python scripts/train_ranker.py fit FEATURES.jsonl --out-dir DIR [--final bolt/pipeline/ranker_model.json]
+    python scripts/train_ranker.py collect --index DIR --out FEATURES.jsonl [--topics topics/tac2013-dev.xml]
+    python scripts/train_ranker.py fit FEATURES.jsonl... --out-dir DIR [--final FILE] [--unjudged irrelevant|skip]
 
-*collect* runs ``main`` (default settings) on ``topics/ebay-dev.xml`` and writes every English
+*collect* runs ``main`` (default settings) on a dev topics file (``topics/ebay-dev.xml``, or
+``topics/tac2013-dev.xml`` over an index of both collections read with cp1252; topics outside the
+development rounds of ``scripts/dev_rounds.py`` are never run) and writes every English
 candidate sentence of every topic with its ranker features (``bolt.pipeline.ranker.FEATURES``).
+*fit* takes the feature files of both sets (rounds 1-8 eBay, 9-10 tac2013 A and B).
 *fit* labels the candidates with the careful judgments (``tests/data/careful/ebay-dev*.jsonl``;
 label 1 = a careful reader found the bullet states a facet; candidates nobody judged are left out
 of training) and, for each round of ``topics/ebay-dev.groups.tsv`` (its header names the rounds),
