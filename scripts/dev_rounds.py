@@ -24,8 +24,16 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 DEV_TOPICS = REPO / "topics" / "ebay-dev.xml"
 # the rounds' first topics (docs/system.md; topics/ebay-dev.groups.tsv's header names the boundaries)
-ROUND_STARTS = ("2.001", "2.010", "2.018", "2.024", "2.029", "2.036", "2.043", "2.048")
+# rounds 9 and 10 are the tac2013 rounds A (3.001-3.007) and B (3.008-3.014) of topics/tac2013-dev.xml
+ROUND_STARTS = ("2.001", "2.010", "2.018", "2.024", "2.029", "2.036", "2.043", "2.048", "3.001", "3.008")
 METRICS = ("P_n", "R_n", "F_GD", "ERR")
+# topics numbered from here on (a later fresh round) are not development data: never run on them here
+DEV_END = "3.015"
+
+
+def is_dev(topic: str) -> bool:
+    """Whether a topic number belongs to the development rounds of ROUND_STARTS."""
+    return "2.001" <= topic < DEV_END
 
 
 def round_of(topic: str) -> int:
@@ -33,7 +41,7 @@ def round_of(topic: str) -> int:
     return sum(1 for s in ROUND_STARTS if topic >= s)
 
 
-def run(index: Path, models: Path | None, out: Path, spec: str, run_id: str) -> None:
+def run(index: Path, models: Path | None, out: Path, spec: str, run_id: str, topics_path: Path = DEV_TOPICS) -> None:
     from bolt.pipeline import Distiller, parse_config
     from bolt.pipeline.run import run_topics
     from bolt.submission import write_run
@@ -41,7 +49,7 @@ def run(index: Path, models: Path | None, out: Path, spec: str, run_id: str) -> 
     from indexing.search import open_index
 
     searcher = open_index(index)
-    topics = read_topics(DEV_TOPICS)
+    topics = [t for t in read_topics(topics_path) if is_dev(t.number)]
     base = parse_config(spec)
     results = []
     for r in sorted({round_of(t.number) for t in topics}):
@@ -84,12 +92,13 @@ def main() -> int:
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--system", default="main")
     r.add_argument("--run-id", help="default: the file name's stem")
+    r.add_argument("--topics", type=Path, default=DEV_TOPICS, help="topics file (default topics/ebay-dev.xml)")
     t = sub.add_parser("table")
     t.add_argument("scores", type=Path)
     t.add_argument("--judgments", type=Path, required=True)
     a = p.parse_args()
     if a.cmd == "run":
-        run(a.index, a.models, a.out, a.system, a.run_id or a.out.stem)
+        run(a.index, a.models, a.out, a.system, a.run_id or a.out.stem, a.topics)
     else:
         print(table(a.scores, a.judgments))
     return 0

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Train ``main``'s learned sentence ranker on careful judgments, held out by round (issue 24).
 
-    python scripts/train_ranker.py collect --index DIR --out FEATURES.jsonl
-    python scripts/train_ranker.py fit FEATURES.jsonl --out-dir DIR [--final bolt/pipeline/ranker_model.json]
+    python scripts/train_ranker.py collect --index DIR --out FEATURES.jsonl [--topics topics/tac2013-dev.xml]
+    python scripts/train_ranker.py fit FEATURES.jsonl... --out-dir DIR [--final FILE] [--unjudged irrelevant|skip]
 
-*collect* runs ``main`` (default settings) on ``topics/ebay-dev.xml`` and writes every English
+*collect* runs ``main`` (default settings) on a dev topics file (``topics/ebay-dev.xml``, or
+``topics/tac2013-dev.xml`` over an index of both collections read with cp1252; topics outside the
+development rounds of ``scripts/dev_rounds.py`` are never run) and writes every English
 candidate sentence of every topic with its ranker features (``bolt.pipeline.ranker.FEATURES``).
+*fit* takes the feature files of both sets (rounds 1-8 eBay, 9-10 tac2013 A and B).
 *fit* labels the candidates with the careful judgments (``tests/data/careful/ebay-dev*.jsonl``;
 label 1 = a careful reader found the bullet states a facet; candidates nobody judged are left out
 of training) and, for each round of ``topics/ebay-dev.groups.tsv`` (its header names the rounds),
@@ -32,19 +35,20 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
-from dev_rounds import round_of  # noqa: E402 (one definition of the rounds)
+from dev_rounds import is_dev, round_of  # noqa: E402 (one definition of the rounds)
 
 DEV_TOPICS = REPO / "topics" / "ebay-dev.xml"
-DEV_GROUPS = REPO / "topics" / "ebay-dev.groups.tsv"
+TOPIC_FILES = (DEV_TOPICS, REPO / "topics" / "tac2013-dev.xml")  # rounds 1-8 and 9-10 (dev_rounds.ROUND_STARTS)
 JUDGMENTS = (REPO / "tests" / "data" / "careful" / "ebay-dev.judgments.jsonl",
-             REPO / "tests" / "data" / "careful" / "ebay-dev.round2.judgments.jsonl")
+             REPO / "tests" / "data" / "careful" / "ebay-dev.round2.judgments.jsonl",
+             REPO / "tests" / "data" / "careful" / "tac2013-dev.judgments.jsonl")
 C_GRID = (0.03, 0.1, 0.3, 1.0)
 STOP_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 STOP_REL_GRID = (0.0, 0.3, 0.5, 0.7)
 MAX_BULLETS, MAX_PER_POST = 10, 2
 
 
-def collect(index: Path, out: Path) -> None:
+def collect(index: Path, out: Path, topics_path: Path = DEV_TOPICS) -> None:
     from bolt.pipeline import Distiller, SystemConfig
     from bolt.pipeline.main_system import MainSystem
     from bolt.topics import read_topics
@@ -54,7 +58,9 @@ def collect(index: Path, out: Path) -> None:
     d = Distiller(searcher, searcher.corpus, SystemConfig())
     system = d._system = MainSystem(d)
     with out.open("w", encoding="utf-8") as fh:
-        for t in read_topics(DEV_TOPICS):
+        for t in read_topics(topics_path):
+            if not is_dev(t.number):
+                continue
             system.collect = []
             d.distill(t.query)
             for rec in system.collect:
@@ -86,7 +92,7 @@ def topic_facts() -> tuple[dict[str, int], float]:
     from bolt.topics import read_topics
     from indexing.lookup import count_words
 
-    topics = read_topics(DEV_TOPICS)
+    topics = [t for path in TOPIC_FILES for t in read_topics(path) if is_dev(t.number)]
     words = [count_words(n.text) for t in topics for f in t.facets for n in f.nuggets]
     return {t.number: len(t.facets) for t in topics}, sum(words) / len(words)
 
@@ -120,11 +126,18 @@ def simulate(cands: list[dict], probs: list[float], stop: float, stop_rel: float
     return chosen
 
 
+UNJUDGED = "irrelevant"  # or "skip": fit --unjudged
+
+
 def proxy_f(cands: list[dict], chosen: list[int], m: int, avg_nugget: float) -> float:
-    """F_GD from the judgments alone (F_c = 1; an unjudged bullet is irrelevant)."""
+    """F_GD from the judgments alone (F_c = 1). An unjudged bullet is irrelevant (``UNJUDGED`` =
+    "irrelevant", which favours short lists) or left out of the sum (``"skip"``: it neither covers
+    a facet nor wastes words, so the proxy judges the list by the bullets someone read)."""
     covered, wasted = set(), 0.0
     for i in chosen:
         lab = cands[i].get("label")
+        if lab is None and UNJUDGED == "skip":
+            continue
         facets, words, resp = lab if lab else ((), cands[i]["words"], 0)
         new = set(facets) - covered
         if new:
@@ -181,14 +194,14 @@ def choose(by_topic: dict, rounds: list[int], facets: dict, avg: float) -> tuple
     return C, stop, rel, f
 
 
-def fit_all(features: Path, out_dir: Path, final: Path | None) -> dict:
+def fit_all(features: list[Path], out_dir: Path, final: Path | None) -> dict:
     from evaluation.workbench.reuse import bullet_key
     from indexing.lookup import count_words
 
     lab = labels()
     facets, avg = topic_facts()
     by_topic: dict[str, list[dict]] = {}
-    for line in features.read_text(encoding="utf-8").splitlines():
+    for line in (ln for path in features for ln in path.read_text(encoding="utf-8").splitlines()):
         c = json.loads(line)
         c["label"] = lab.get(bullet_key(c["topic"], c["text"]))
         c["words"] = count_words(c["text"])
@@ -228,14 +241,19 @@ def main() -> int:
     c = sub.add_parser("collect")
     c.add_argument("--index", type=Path, required=True)
     c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--topics", type=Path, default=DEV_TOPICS, help="topics file over the index's threads")
     f = sub.add_parser("fit")
-    f.add_argument("features", type=Path)
+    f.add_argument("features", type=Path, nargs="+")
+    f.add_argument("--unjudged", choices=["irrelevant", "skip"], default="irrelevant",
+                   help="what the proxy counts a chosen bullet nobody judged as")
     f.add_argument("--out-dir", type=Path, required=True)
     f.add_argument("--final", type=Path, help="write the model trained on every round here")
     a = p.parse_args()
     if a.cmd == "collect":
-        collect(a.index, a.out)
+        collect(a.index, a.out, a.topics)
     else:
+        global UNJUDGED
+        UNJUDGED = a.unjudged
         print(json.dumps(fit_all(a.features, a.out_dir, a.final), indent=1))
     return 0
 

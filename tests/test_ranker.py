@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -91,3 +92,14 @@ def test_the_shipped_model_loads_and_a_bad_file_is_a_clear_error(tmp_path):
         load_model(str(bad))
     with pytest.raises(ToolkitError, match="cannot read"):
         load_model(str(tmp_path / "missing.json"))
+
+
+def test_a_shipped_model_is_named_and_a_path_is_still_a_path(tmp_path):
+    from bolt.pipeline.ranker import DEFAULT_MODEL, model_path
+
+    assert model_path("default") == DEFAULT_MODEL
+    assert model_path("forums") == DEFAULT_MODEL.with_name("ranker_model_forums.json")
+    m = load_model("forums")  # round 10b: trained on the ten dev rounds (eBay and tac2013)
+    assert m.features == FEATURES and m.meta["trained_on_rounds"] == list(range(1, 11))
+    assert model_path(str(tmp_path / "forums")) == tmp_path / "forums"
+    assert model_path("nosuchmodel") == Path("nosuchmodel")

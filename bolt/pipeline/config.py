@@ -86,8 +86,8 @@ class SystemConfig:
     With ``reported_outcomes`` a reported outcome or recommendation ("The vet recommended a
     supplement", "views went way up") counts as specific content in the informativeness prior
     (round 4, docs/system.md).
-    ``ranker`` (None: off; ``"default"``: the model shipped in the package, or a path to a model
-    JSON): a learned sentence ranker (``bolt.pipeline.ranker``, round 10 in docs/system.md) whose
+    ``ranker`` (None: off; ``"default"``: round 10's model shipped in the package, ``"forums"``: round
+    10b's, trained on eBay and seven other boards; or a path to a model JSON): a learned sentence ranker (``bolt.pipeline.ranker``, round 10 in docs/system.md) whose
     probability that a sentence states a facet replaces the score of English sentences; English
     clusters are kept while that probability is >= the model's ``stop`` and >= its ``stop_rel`` x
     the best (the stopping rule; ``ranker_stop`` / ``ranker_stop_rel`` override them), at least

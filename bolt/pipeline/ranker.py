@@ -155,9 +155,19 @@ class RankerModel:
                            "stop_rel": self.stop_rel, "meta": self.meta or {}}, indent=1) + "\n"
 
 
+def model_path(spec: str) -> Path:
+    """``"default"`` (round 10's model, eBay only), the name of another model shipped in the package
+    (``"forums"``: ``ranker_model_forums.json``, round 10b, eBay and seven other boards), or a path."""
+    if spec == "default":
+        return DEFAULT_MODEL
+    if spec.isidentifier() and (shipped := DEFAULT_MODEL.with_name(f"ranker_model_{spec}.json")).is_file():
+        return shipped
+    return Path(spec)
+
+
 def load_model(spec: str) -> RankerModel:
-    """``"default"`` (the model shipped in the package) or a path to a model JSON file."""
-    return _load(str(DEFAULT_MODEL if spec == "default" else Path(spec)))
+    """The model :func:`model_path` names."""
+    return _load(str(model_path(spec)))
 
 
 @lru_cache(maxsize=8)

@@ -17,7 +17,8 @@ thousands of candidate sentences) and, with ``--gen-dir`` (a folder made by
 the time spent in each stage. Targets: main beats both references on mean
 F_GD and R_n; reach >= 80%; p50 <= 1 s per topic.
 
-*dev* (real forum threads; skipped when ``../shared/real-samples`` is absent): indexes
+*dev* (real forum threads; skipped when the set's collection or careful judgments are absent; ``--dev-set
+ebay|tac2013|xl``, default ebay, see ``DEV_SETS`` and docs/benchmarks.md): for ebay, indexes
 ``../shared/real-samples/bolt-eng-DF-215.xml``, runs the three systems on ``topics/ebay-dev.xml``,
 carries the careful judgments of ``tests/data/careful/ebay-dev.judgments.jsonl`` (and of the later
 ``ebay-dev.round2.judgments.jsonl``) over to these runs by (topic, bullet text) (``scripts/carry_judgments.py``; bullets never judged are counted
@@ -37,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import NamedTuple
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -52,6 +54,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workdir", help="keep indexes and runs here (default: a temp folder)")
     p.add_argument("--gen-dir", help="folder made by scripts/gen_corpus.py, for the large-index latency")
     p.add_argument("--main", default="main", help="spec of the main system to measure, e.g. 'main(abs_floor=0.3)'")
+    p.add_argument("--dev-set", default="ebay", choices=["ebay", "tac2013", "xl"],
+                   help="the dev part's set of real threads (docs/benchmarks.md)")
     p.add_argument("--gen-topics", type=int, default=20, help="topics of the generated set to time")
 
 
@@ -60,7 +64,7 @@ def _bolt(*argv) -> subprocess.CompletedProcess:
                           cwd=REPO)
 
 
-def _index(corpus: Path, out: Path, backend: str) -> Path:
+def _index(corpus: Path | list[Path], out: Path, backend: str, encoding_errors: str | None = None) -> Path:
     """The index of ``corpus`` at ``out``, built unless one of this toolkit's format is there."""
     from indexing.errors import ToolkitError
     from indexing.manifest import read_manifest
@@ -69,7 +73,8 @@ def _index(corpus: Path, out: Path, backend: str) -> Path:
     try:
         read_manifest(out)
     except ToolkitError:  # missing, unreadable or an older format
-        build_index([corpus], out, backend=backend, force=True, progress=False)
+        build_index(corpus if isinstance(corpus, list) else [corpus], out, backend=backend, force=True,
+                    progress=False, **({"encoding_errors": encoding_errors} if encoding_errors else {}))
     return out
 
 
@@ -232,24 +237,71 @@ def latency(args, work: Path) -> dict:
     return out
 
 
-REAL_DEV = REPO.parent / "shared" / "real-samples" / "bolt-eng-DF-215.xml"
+SHARED = REPO.parent / "shared" / "real-samples"
+REAL_DEV = SHARED / "bolt-eng-DF-215.xml"
+CAREFUL = REPO / "tests" / "data" / "careful"
 DEV_TOPICS = REPO / "topics" / "ebay-dev.xml"
 DEV_GROUPS = REPO / "topics" / "ebay-dev.groups.tsv"
-DEV_JUDGMENTS = REPO / "tests" / "data" / "careful" / "ebay-dev.judgments.jsonl"
+DEV_JUDGMENTS = CAREFUL / "ebay-dev.judgments.jsonl"
 # careful judgments of bullets first output after the assessor's statement model was fitted on
 # DEV_JUDGMENTS (kept in their own files so that fit stays reproducible); carried like the rest
-DEV_JUDGMENTS_LATER = (REPO / "tests" / "data" / "careful" / "ebay-dev.round2.judgments.jsonl",)
+DEV_JUDGMENTS_LATER = (CAREFUL / "ebay-dev.round2.judgments.jsonl",)
+
+
+class DevSet(NamedTuple):
+    """One development set of real threads: what the dev part runs, carries and scores."""
+
+    topics: Path
+    groups: Path  # TSV topic<TAB>group (tuning / held-out)
+    judgments: tuple[Path, ...]  # careful judgments, concatenated; the first must exist
+    corpora: tuple[Path, ...]  # the collection (the first file is the set's own threads)
+    encoding_errors: str | None = None  # indexing.encoding policy for bytes that are not UTF-8
+    rounds: tuple[tuple[str, str], ...] = ()  # (round name, first topic number), in order
+
+
+DEV_SETS = {
+    "ebay": DevSet(DEV_TOPICS, DEV_GROUPS, (DEV_JUDGMENTS, *DEV_JUDGMENTS_LATER), (REAL_DEV,)),
+    # 86 threads of 7 boards, 24 of them with Windows-1252 bytes; the eBay threads as distractors
+    "tac2013": DevSet(REPO / "topics" / "tac2013-dev.xml", REPO / "topics" / "tac2013-dev.groups.tsv",
+                      (CAREFUL / "tac2013-dev.judgments.jsonl",),
+                      (SHARED / "bolt-eng-DF-tac2013-sentiment.xml", REAL_DEV), "cp1252",
+                      (("A", "3.001"), ("B", "3.008"))),
+    # English queries answered in Egyptian Arabic and Traditional Chinese threads
+    "xl": DevSet(REPO / "topics" / "xl-dev.xml", REPO / "topics" / "xl-dev.groups.tsv",
+                 (CAREFUL / "xl-dev.judgments.jsonl",),
+                 (SHARED / "arz-youm7-comments-2010.xml", SHARED / "cmn-ptt-stock-2025.xml", REAL_DEV)),
+}
+
+
+def round_name(topic: str, rounds: tuple[tuple[str, str], ...]) -> str | None:
+    """The round a topic number belongs to: the last one whose first topic it is at or after."""
+    names = [name for name, first in rounds if topic >= first]
+    return names[-1] if names else None
+
+
+def round_means(scores: dict, rounds: tuple[tuple[str, str], ...], metrics=("P_n", "R_n", "F_GD", "ERR")) -> dict:
+    """{round: {run: {metric: mean over the round's topics}}} of ``bolt score --json`` output."""
+    out: dict = {}
+    for name, r in scores["runs"].items():
+        per = r["topics"]
+        for rnd, _ in rounds:
+            ts = [t for t in per if round_name(t, rounds) == rnd]
+            if ts:
+                out.setdefault(rnd, {})[name.removeprefix("dev-")] = {
+                    m: round(sum(per[t].get(m, 0.0) for t in ts) / len(ts), 4) for m in metrics}
+    return out
 
 
 def dev(args, work: Path) -> dict:
-    """The three systems on the real-thread development topics, by the careful judgments."""
+    """The three systems on a real-thread development set (``--dev-set``), by the careful judgments."""
     import contextlib
     import importlib.util
     import io
-    import shutil
 
-    if not REAL_DEV.exists():
-        return {"skipped": f"{REAL_DEV} is absent"}
+    ds = DEV_SETS[getattr(args, "dev_set", "ebay")]
+    missing = [p for p in (*ds.corpora, ds.judgments[0]) if not p.exists()]
+    if missing:
+        return {"skipped": f"{missing[0]} is absent"}
     from bolt.pipeline import Distiller, parse_config
     from bolt.pipeline.run import run_topics
     from bolt.submission import write_run
@@ -263,9 +315,11 @@ def dev(args, work: Path) -> dict:
         return mod
 
     carry, dev_scores = script("carry_judgments"), script("dev_scores")
-    index = _dev_index(args, work)
+    name_ = getattr(args, "dev_set", "ebay")
+    index = (_dev_index(args, work) if name_ == "ebay" else
+             _index(list(ds.corpora), work / f"{name_}-dev-{args.backend}", args.backend, ds.encoding_errors))
     searcher = open_index(index)
-    topics = read_topics(DEV_TOPICS)
+    topics = read_topics(ds.topics)
     runs = {}
     for name, spec in {"main": args.main, "lead": "lead", "bm25-sentences": "bm25-sentences"}.items():
         cfg = parse_config(spec)
@@ -274,24 +328,25 @@ def dev(args, work: Path) -> dict:
                   system=cfg.name, settings=repr(cfg))
         runs[name] = out
     judgments = work / "dev-judgments.jsonl"
-    shutil.copyfile(DEV_JUDGMENTS, judgments)
-    with judgments.open("a", encoding="utf-8") as fh:
-        for later in DEV_JUDGMENTS_LATER:
-            if later.is_file():
-                fh.write(later.read_text(encoding="utf-8"))
+    judgments.write_text("".join(p.read_text(encoding="utf-8") for p in ds.judgments if p.is_file()),
+                         encoding="utf-8")
     todo = work / "dev-todo.jsonl"
+    corpus_args = [str(p) for p in ds.corpora]
     with contextlib.redirect_stderr(io.StringIO()):
-        carry.carry(list(runs.values()), judgments, [str(REAL_DEV)], todo, "careful:carried")
+        carry.carry(list(runs.values()), judgments, corpus_args, todo, "careful:carried",
+                    encoding_errors=ds.encoding_errors)
     unjudged = sum(1 for line in todo.read_text(encoding="utf-8").splitlines() if line.strip())
-    s = _bolt("score", *runs.values(), "--topics", DEV_TOPICS, "--judgments", judgments, "--corpus", REAL_DEV,
-              "--json")
+    enc = ["--encoding-errors", ds.encoding_errors] if ds.encoding_errors else []
+    s = _bolt("score", *runs.values(), "--topics", ds.topics, "--judgments", judgments, "--corpus", *ds.corpora,
+              *enc, "--json")
     if s.returncode != 0:
         return {"error": "bolt score failed: " + s.stderr.strip()[-500:]}
-    means = dev_scores.group_means(json.loads(s.stdout), dev_scores.read_groups(DEV_GROUPS))
+    scores = json.loads(s.stdout)
+    means = dev_scores.group_means(scores, dev_scores.read_groups(ds.groups))
     table = {g: {name.removeprefix("dev-"): {m: round(v, 4) for m, v in ms.items()} for name, ms in runs_.items()}
              for g, runs_ in means.items()}
     targets = {}
-    for group in ("held-out", "tuning"):  # held-out first: the tuning figures are in-sample
+    for group in sorted(table, key=lambda g: g != "held-out"):  # held-out first: the tuning figures are in-sample
         m, lead, bm = (table[group][k] for k in ("main", "lead", "bm25-sentences"))
         g = group.replace("-", "_")
         targets.update({
@@ -300,21 +355,28 @@ def dev(args, work: Path) -> dict:
             f"dev_{g}_main_F_GD_ge_0.35": m["F_GD"] >= 0.35,
             f"dev_{g}_main_R_n_ge_0.5": m["R_n"] >= 0.5,
         })
-    return {"index": str(index), "topics": len(topics), "means": table, "unjudged_bullets": unjudged,
-            "unjudged_list": str(todo), "targets": targets,
-            "assessor_vs_careful": _assessor_agreement(runs, topics, judgments, work)}
+    result = {"index": str(index), "topics": len(topics), "means": table}
+    if ds.rounds:
+        result["dev_set"] = name_
+        result["means_by_round"] = round_means(scores, ds.rounds)
+    result.update({"unjudged_bullets": unjudged, "unjudged_list": str(todo), "targets": targets,
+                   "assessor_vs_careful": _assessor_agreement(runs, topics, judgments, work, ds)})
+    return result
 
 
-def _assessor_agreement(runs: dict[str, Path], topics, careful: Path, work: Path) -> dict:
+def _assessor_agreement(runs: dict[str, Path], topics, careful: Path, work: Path, ds: DevSet) -> dict:
     """``bolt assess`` on the dev runs against the careful judgments, on every topic (``all``) and
     apart on the first careful file's topics (DEV_JUDGMENTS, ``first-file``) and the later rounds'
-    (``later-rounds``). The 0.5 statement model is fitted on all of them (with iKAT and REALSumm), so
-    these are in-sample; its held-out forum figure is the assess-transfer part's (forum left out)."""
+    (``later-rounds``). The 0.5 statement model is fitted on the eBay set's judgments (with iKAT and
+    REALSumm), so its figures there are in-sample; on the other sets (other boards, other languages)
+    the assessor was fitted on none of the topics, and only ``all`` is reported."""
     from evaluation.agreement import judgment_agreement
     from evaluation.judgments import read_judgments
 
     auto = work / "dev-auto.jsonl"
-    a = _bolt("assess", *runs.values(), "--topics", DEV_TOPICS, "--corpus", REAL_DEV, "--out", auto, "--quiet")
+    enc = ["--encoding-errors", ds.encoding_errors] if ds.encoding_errors else []
+    a = _bolt("assess", *runs.values(), "--topics", ds.topics, "--corpus", *ds.corpora, *enc, "--out", auto,
+              "--quiet")
     if a.returncode != 0:
         return {"error": "bolt assess failed: " + a.stderr.strip()[-500:]}
     run_ids = {f"dev-{name}" for name in runs}
@@ -325,6 +387,8 @@ def _assessor_agreement(runs: dict[str, Path], topics, careful: Path, work: Path
               "later-rounds": {t.number for t in topics if t.number not in first}}
     out = {}
     for g, numbers in groups.items():
+        if not numbers:  # another set's topics: no first careful file there
+            continue
         agg = judgment_agreement([j for j in people if j.key[0] in numbers],
                                  [j for j in machine if j.key[0] in numbers],
                                  [t for t in topics if t.number in numbers])
