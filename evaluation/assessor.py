@@ -279,7 +279,8 @@ class Assessor:
                 "thresholds": self.config.to_dict(), "model": self.model_id,
                 "stemmer": stemmer,
                 "word_rule": "whitespace tokens; each CJK character is one word",
-                **({"crosslingual_model": self.crosslingual_model_id or _crosslingual_id(self.config)}
+                **({"crosslingual_model": self.crosslingual_model_id or _crosslingual_id(self.config),
+                    "crosslingual_decision": _cross_model().to_dict()}
                    if self.config.crosslingual else {}),
                 **({"statement_model": self.statement.to_dict(),
                     "statement_threshold": self.statement_threshold,
@@ -652,6 +653,13 @@ def _crosslingual_id(config: AssessorConfig) -> str:
     from bolt.multilingual import model_id
 
     return model_id(config.crosslingual_model)
+
+
+def _cross_model():
+    """The shipped cross-language decision (``matching.crosslingual``), for the header."""
+    from evaluation.matching.crosslingual import load_cross_model
+
+    return load_cross_model()
 
 
 def _keep(best: dict, ref: Ref, rule: str, score: float, threshold: float) -> None:

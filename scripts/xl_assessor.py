@@ -28,9 +28,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-V05_COSINE = 0.48
-"""v0.5's cross-language rule: the multilingual cosine an English facet text needed."""
-
 
 def _args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -82,7 +79,7 @@ def main(argv=None) -> int:
     from evaluation.agreement import judgment_agreement
     from evaluation.assessor import Assessor, AssessorConfig
     from evaluation.judgments import read_judgments
-    from evaluation.matching.crosslingual import LANGS, XFEATURES, CrossModel
+    from evaluation.matching.crosslingual import LANGS, V05_COSINE, CrossModel
     from evaluation.matching.text import script_lang
     from indexing.corpus import open_corpus
 
@@ -120,7 +117,7 @@ def main(argv=None) -> int:
             before.setdefault(r["key"], set()).add(r["facet"])
     shipped = CrossModel("crosslingual-lr-xl-dev", {k: v[0] for k, v in models.items()},
                          {k: v[1] for k, v in models.items()}, {k: v[2] for k, v in models.items()},
-                         {"fitted_on": f"{args.topics}: {len(topics)} topics, {len(rows)} (bullet, facet) pairs "
+                         {"fitted_on": f"{Path(args.topics).name}: {len(topics)} topics, {len(rows)} (bullet, facet) pairs "
                           "from careful blind judgments", "held_out_by": "scripts/xl_assessor.py (leave one topic out)"})
     insample: dict[tuple, set] = {}
     for r in rows:

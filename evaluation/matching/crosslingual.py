@@ -38,6 +38,8 @@ __all__ = ["DEFAULT_MODEL", "MultilingualEncoder", "get_encoder", "normalise", "
 XFEATURES = ("xcos", "ncos", "ncov")
 """The features of a (non-English bullet, facet) pair, in the model's order."""
 MODEL_FILE = "crosslingual_model.json"
+V05_COSINE = 0.48
+"""The assessor's rule up to v0.5 (a multilingual cosine with an English facet text), kept to measure against."""
 LANGS = ("arz", "cmn")
 
 
