@@ -148,6 +148,10 @@ def main(argv=None) -> int:
             js = [j for j in variant(dec) if j.topic in nums]
             a = judgment_agreement([j for j in people if j.topic in nums], js, ts)
             report["agreement"][lang][name] = {"relevance": a["relevance"], "facets": a["facets"]}
+    held_out = {lang: {w: [report["agreement"][lang]["after, held out by topic"][w][k] for k in ("kappa", "kappa_ci")]
+                       for w in ("relevance", "facets")} for lang in LANGS}
+    shipped = dataclasses.replace(shipped, fit_notes=dict(shipped.fit_notes, held_out_kappa=held_out))
+    report["model"] = shipped.to_dict()
     if args.write_model:
         Path(args.write_model).write_text(json.dumps(shipped.to_dict(), indent=1) + "\n", encoding="utf-8")
     if args.json:
