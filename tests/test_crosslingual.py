@@ -67,3 +67,32 @@ def test_cross_model_probability_per_language_and_file_checks():
         CrossModel.from_dict(dict(d, features=["xcos", "ncov"]))
     shipped = load_cross_model()
     assert set(shipped.thresholds) == {"arz", "cmn"} and all(0 < t < 1 for t in shipped.thresholds.values())
+
+
+def test_fit_script_skips_cleanly_without_its_inputs(tmp_path, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "xl_assessor.py"
+    spec = importlib.util.spec_from_file_location("xl_assessor", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--index", str(tmp_path / "no-index"), str(tmp_path / "run.xml")]) == 0
+    assert "skipped: missing" in capsys.readouterr().out
+
+
+def test_fit_chooses_the_threshold_with_the_best_training_kappa():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "xl_assessor.py"
+    spec = importlib.util.spec_from_file_location("xl_assessor", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    # ncov alone separates: yes pairs at 0.9, no pairs at 0.1 (one anchored no pair cannot be undone).
+    rows = [{"feats": {"xcos": 0.2, "ncos": 0.3, "ncov": v}, "label": v > 0.5, "anchor": False}
+            for v in (0.9, 0.9, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1)]
+    coef, intercept, threshold = mod.fit(rows)
+    assert coef[2] > 0  # more of a nugget's terms, more likely
+    probs = [mod._prob((coef, intercept, threshold), r["feats"]) for r in rows]
+    assert all((p >= threshold) == r["label"] for p, r in zip(probs, rows))
