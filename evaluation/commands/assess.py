@@ -84,7 +84,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-crosslingual", action="store_true",
                         help="match Arabic and Chinese bullets by anchoring alone (no multilingual encoder)")
     parser.add_argument("--crosslingual-threshold", type=float, default=_DEFAULT.crosslingual_threshold,
-                        metavar="Y", help="multilingual cosine needed to match an Arabic or Chinese bullet")
+                        metavar="P", help="probability needed to match an Arabic or Chinese bullet to a facet "
+                        "(default: the cross-language model's own, per language)")
     parser.add_argument("--no-semantic", action="store_true",
                         help="match by anchoring and lexical overlap only (no embedding model)")
     parser.add_argument("--reuse", nargs="+", default=[], metavar="HUMAN.jsonl",
