@@ -23,14 +23,13 @@ careful judgments of the cross-language development topics (``topics/xl-dev.xml`
 from __future__ import annotations
 
 import functools
-import json
 import math
 from dataclasses import dataclass
-from importlib import resources
 from typing import Mapping, Sequence
 
 # One loader for the toolkit (the system uses it too): bolt.multilingual.
 from bolt.multilingual import DEFAULT_MODEL, MultilingualEncoder, get_encoder, normalise
+from evaluation.matching.model_files import read_model_json
 
 __all__ = ["DEFAULT_MODEL", "MultilingualEncoder", "get_encoder", "normalise", "XFEATURES", "CrossModel",
            "native_terms", "native_coverage", "load_cross_model"]
@@ -101,9 +100,4 @@ class CrossModel:
 @functools.lru_cache(maxsize=4)
 def load_cross_model(path: str | None = None) -> CrossModel:
     """The shipped model (``evaluation/matching/crosslingual_model.json``) or the one at ``path``."""
-    if path is None:
-        text = resources.files("evaluation.matching").joinpath(MODEL_FILE).read_text(encoding="utf-8")
-    else:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    return CrossModel.from_dict(json.loads(text))
+    return CrossModel.from_dict(read_model_json(MODEL_FILE, path))

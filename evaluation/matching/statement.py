@@ -34,17 +34,16 @@ Features (all in [0, 1] or small counts, named so a judgment's evidence reads pl
 from __future__ import annotations
 
 import functools
-import json
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from importlib import resources
 from typing import Iterable, Mapping, Sequence
 
 from bolt.pipeline.anchors import normalize_digits  # the toolkit's one digit folding
 from evaluation.matching.lexical import content_terms
 from evaluation.matching.text import sentences
+from evaluation.matching.model_files import read_model_json
 
 FEATURES = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "bigram_coverage",
             "number_coverage", "has_numbers", "name_coverage", "has_names", "cosine", "sentence_cosine",
@@ -239,9 +238,4 @@ class StatementModel:
 @functools.lru_cache(maxsize=4)
 def load_model(path: str | None = None) -> StatementModel:
     """The shipped model (``evaluation/matching/statement_model.json``) or the one at ``path``."""
-    if path is None:
-        text = resources.files("evaluation.matching").joinpath(MODEL_FILE).read_text(encoding="utf-8")
-    else:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    return StatementModel.from_dict(json.loads(text))
+    return StatementModel.from_dict(read_model_json(MODEL_FILE, path))
