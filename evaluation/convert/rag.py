@@ -306,6 +306,16 @@ class Converted:
                 f"bolt compare {self.out / 'track-scores.json'} --metric AN_vital"]
 
 
+def _keep_first(seen: dict, r, rule: str, what: str, problems) -> bool:
+    """Keep ``r`` as its topic's first ``what``; a second one is an error naming the first place."""
+    first = seen.get(r.topic)
+    if first is not None:
+        problems.error(r.file, r.line, rule, f"topic {r.topic} has {what} already at {first.file}:{first.line}; "
+                       "keep one", r.topic)
+        return False
+    seen[r.topic] = r
+    return True
+
 def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Converted:
     problems = Problems()
     reports: dict[str, dict[str, Report]] = {}
@@ -334,18 +344,9 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
                 if r.query:
                     queries.setdefault(r.topic, r.query)
             elif isinstance(r, Request):
-                if r.topic in requests:
-                    problems.error(r.file, r.line, "request-duplicate", f"topic {r.topic} has a request already "
-                                   f"at {requests[r.topic].file}:{requests[r.topic].line}; keep one", r.topic)
-                    continue
-                requests[r.topic] = r
+                _keep_first(requests, r, "request-duplicate", "a request", problems)
             elif isinstance(r, NuggetList):
-                if r.topic in nugget_lists:
-                    problems.error(r.file, r.line, "nuggets-duplicate", f"topic {r.topic} has a nugget list already "
-                                   f"at line {nugget_lists[r.topic].line}", r.topic)
-                    continue
-                nugget_lists[r.topic] = r
-                if r.query:
+                if _keep_first(nugget_lists, r, "nuggets-duplicate", "a nugget list", problems) and r.query:
                     queries[r.topic] = r.query
             else:
                 assignments.append(r)
