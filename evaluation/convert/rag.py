@@ -316,6 +316,7 @@ def _keep_first(seen: dict, r, rule: str, what: str, problems) -> bool:
     seen[r.topic] = r
     return True
 
+
 def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Converted:
     problems = Problems()
     reports: dict[str, dict[str, Report]] = {}
