@@ -76,7 +76,7 @@ class AssessorConfig:
     anchor_words: int = CITATION_WORDS_BEFORE
     """how many words before a nugget's span a citation may point (SPEC §2: three)"""
     model: str | None = None
-    """sentence-transformers model name or path (None: bolt.embedding's default)"""
+    """sentence-transformers model name or path (None: indexing.models.embedding's default)"""
     decision: str = "statement"
     """how text matching decides: "statement" (does the text state the facet? the learned rule of
     ``matching.statement``) or "overlap" (the 0.1 rules: lexical_threshold or semantic_threshold)"""
@@ -254,7 +254,7 @@ class Assessor:
     @property
     def embedder(self):
         if self._embedder is None and self.config.semantic:
-            from bolt.embedding import get_embedder
+            from indexing.models.embedding import get_embedder
 
             self._embedder = get_embedder(self.config.model)
         return self._embedder
@@ -649,8 +649,8 @@ class Assessor:
 
 
 def _crosslingual_id(config: AssessorConfig) -> str:
-    """The multilingual encoder's id for the header, without loading it (``bolt.multilingual.model_id``)."""
-    from bolt.multilingual import model_id
+    """The multilingual encoder's id for the header, without loading it (``indexing.models.multilingual.model_id``)."""
+    from indexing.models.multilingual import model_id
 
     return model_id(config.crosslingual_model)
 

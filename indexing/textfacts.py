@@ -10,6 +10,8 @@ and the three-word citation rule. Every count a number depends on comes from her
   code point.
 - **Entity**: the five XML named entities and numeric character references decode to their
   character; any other ``&name;`` stays as written (the LDC files declare no others).
+- **Digits**: Arabic-Indic, Persian and full-width digits fold to ASCII (:func:`normalize_digits`);
+  the system's anchors and the assessor's number match use this one folding.
 - **Citation reach**: a citation or nugget offset may point at, or at most
   :data:`CITATION_WORDS_BEFORE` words before, the start of the text it cites (SPEC §2, §4).
 
@@ -88,10 +90,21 @@ def decode_entities(text: str) -> str:
     return ENTITY.sub(lambda m: decode_entity(m.group(1), m.group(0)), text)
 
 
+_DIGITS = str.maketrans({**{chr(0x0660 + i): str(i) for i in range(10)},
+                         **{chr(0x06F0 + i): str(i) for i in range(10)},
+                         **{chr(0xFF10 + i): str(i) for i in range(10)}})
+
+
+def normalize_digits(text: str) -> str:
+    """Arabic-Indic, Persian and full-width digits -> ASCII digits."""
+    return text.translate(_DIGITS)
+
+
 def within_citation_reach(words_between: int, max_words: int = CITATION_WORDS_BEFORE) -> bool:
     """True when a citation that many words before its text still cites it (the three-word rule)."""
     return words_between <= max_words
 
 
 __all__ = ["WORDS_VERSION", "CITATION_WORDS_BEFORE", "CJK_RANGES", "CJK_CHAR", "ENTITY", "XML_ENTITIES", "words", "count_words",
-           "word_keys", "non_ws_chars", "decode_entity", "decode_entities", "within_citation_reach"]
+           "word_keys", "non_ws_chars", "decode_entity", "decode_entities", "within_citation_reach",
+           "normalize_digits"]

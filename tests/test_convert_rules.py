@@ -15,17 +15,45 @@ CONVERT = Path(__file__).resolve().parents[1] / "evaluation" / "convert"
 
 
 def _rules_used() -> dict[tuple[str, str], list[str]]:
-    """(rule, severity) -> where, for every ``problems.error/warning(file, line, "rule", ...)`` call."""
+    """(rule, severity) -> where, for every ``problems.error/warning(file, line, "rule", ...)`` call,
+    and for every call of a helper that passes one of its parameters on as the rule
+    (``_keep_first(seen, r, "request-duplicate", ...)``)."""
     used: dict[tuple[str, str], list[str]] = {}
     for path in sorted(CONVERT.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in ("error", "warning") and len(node.args) > 2):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        helpers: dict[str, tuple[int, str]] = {}  # helper name -> (rule parameter index, severity)
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            params = [a.arg for a in fn.args.args]
+            for node in ast.walk(fn):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in ("error", "warning") and len(node.args) > 2
+                        and isinstance(node.args[2], ast.Name) and node.args[2].id in params):
+                    helpers[fn.name] = (params.index(node.args[2].id), ERROR if node.func.attr == "error" else WARNING)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            if isinstance(node.func, ast.Name) and node.func.id in helpers:
+                index, severity = helpers[node.func.id]
+                rule = node.args[index]
+            elif (isinstance(node.func, ast.Attribute) and node.func.attr in ("error", "warning")
+                    and len(node.args) > 2):
                 rule = node.args[2]
-                assert isinstance(rule, ast.Constant), f"{path.name}:{node.lineno}: name the rule as a string"
                 severity = ERROR if node.func.attr == "error" else WARNING
-                used.setdefault((rule.value, severity), []).append(f"{path.name}:{node.lineno}")
+                if isinstance(rule, ast.Name) and any(rule.id == n for n in helpers_params(tree, helpers)):
+                    continue  # the helper's own call: its callers name the rule
+            else:
+                continue
+            assert isinstance(rule, ast.Constant), f"{path.name}:{node.lineno}: name the rule as a string"
+            used.setdefault((rule.value, severity), []).append(f"{path.name}:{node.lineno}")
     return used
+
+
+def helpers_params(tree: ast.AST, helpers: dict[str, tuple[int, str]]) -> set[str]:
+    """The rule parameters' names of the helpers in ``tree``."""
+    return {fn.args.args[helpers[fn.name][0]].arg for fn in ast.walk(tree)
+            if isinstance(fn, ast.FunctionDef) and fn.name in helpers}
 
 
 def test_every_rule_used_is_declared_with_its_severity():

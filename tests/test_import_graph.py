@@ -103,3 +103,35 @@ def test_the_records_reader_lookup_circle_is_open():
 
 def test_no_import_cycle_in_the_toolkit():
     assert cycles(import_graph()) == []
+
+
+# The system's rooms: the evaluator may read formats from bolt, never the system it measures.
+SYSTEM = ("bolt.pipeline", "bolt.lexicon", "bolt.embedding", "bolt.multilingual")
+# The end-to-end demo runs the system and then judges it: a composition root like bolt/cli.py.
+COMPOSITION = {"evaluation.commands.demo"}
+
+
+def _in(mod: str, packages: tuple[str, ...]) -> bool:
+    return any(mod == p or mod.startswith(p + ".") for p in packages)
+
+
+def test_evaluation_never_imports_the_system():
+    g = import_graph()
+    leaks = {m: sorted(t for t in ts if _in(t, SYSTEM)) for m, ts in g.items()
+             if _in(m, ("evaluation",)) and m not in COMPOSITION}
+    assert {m: ts for m, ts in leaks.items() if ts} == {}
+
+
+def test_layers_run_one_way():
+    """indexing imports neither bolt nor evaluation; bolt imports evaluation only from its CLI."""
+    g = import_graph()
+    up = {m: sorted(t for t in ts if _in(t, ("bolt", "evaluation"))) for m, ts in g.items() if _in(m, ("indexing",))}
+    assert {m: ts for m, ts in up.items() if ts} == {}
+    bolt_up = {m: sorted(t for t in ts if _in(t, ("evaluation",))) for m, ts in g.items()
+               if _in(m, ("bolt",)) and m != "bolt.cli"}
+    assert {m: ts for m, ts in bolt_up.items() if ts} == {}
+
+
+def test_the_system_rule_can_fail():
+    """The rule sees a leak: the demo (exempt) does import the pipeline."""
+    assert any(_in(t, SYSTEM) for t in import_graph()["evaluation.commands.demo"])

@@ -107,7 +107,7 @@ def _script_fold() -> str:
 
 def _model(name: str | None) -> Callable[[], str]:
     def check() -> str:
-        from bolt.embedding import get_embedder
+        from indexing.models.embedding import get_embedder
 
         emb = get_embedder(name)
         vec = emb.encode(["A metro fare rise was announced."])
@@ -119,7 +119,7 @@ def _model(name: str | None) -> Callable[[], str]:
 
 def _multilingual() -> str:
     """The cross-language encoder ``main`` ranks Arabic/Chinese threads with (and the assessor uses)."""
-    from bolt.multilingual import get_encoder
+    from indexing.models.multilingual import get_encoder
 
     enc = get_encoder()
     sims = enc.similarities(["The metro fare rises to 8 pounds."], ["地铁票价涨到8埃镑。", "The weather is nice today."])

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if policy != STRICT:
         settings += f" encoding_errors={policy}"
     if cfg.name == "main":
-        from bolt.embedding import get_embedder
+        from indexing.models.embedding import get_embedder
 
         settings += f" model={get_embedder(cfg.model).model_id}"
     write_run(run_id, results, args.out, system=cfg.name, settings=settings)

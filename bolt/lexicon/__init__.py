@@ -17,6 +17,9 @@ import re
 from pathlib import Path
 from typing import Mapping
 
+# The toolkit's one English stemmer lives below the system (the assessor uses it too).
+from indexing.terms import _light_stem, english_stemmer, stem  # noqa: F401 (re-exported)
+
 HERE = Path(__file__).resolve().parent
 ARZ_FILE = HERE / "eng_arz.tsv"
 MAX_CMN_PER_WORD = 3
@@ -41,30 +44,6 @@ _BRITISH = ((re.compile(r"(?<=[a-z]{2})our(s?)$"), r"or\1"),  # harbour, colour,
             (re.compile(r"(?<=[a-z]{2})yse(s?|d)$"), r"yze\1"),  # analyse
             (re.compile(r"(?<=[a-z]{3})ogue(s?)$"), r"og\1"),  # catalogue
             (re.compile(r"(?<=^def|^lic|^off)ence(s?)$"), r"ense\1"))  # defence, licence, offence
-
-
-@functools.lru_cache(maxsize=1)
-def english_stemmer():
-    """Snowball English stemmer when installed, else a light suffix stripper (same for keys and queries)."""
-    try:
-        import snowballstemmer
-
-        st = snowballstemmer.stemmer("english")
-        return st.stemWord
-    except ImportError:  # pragma: no cover - snowballstemmer is a dependency of our environment
-        return _light_stem
-
-
-def _light_stem(word: str) -> str:
-    for suf in ("ations", "ation", "ings", "ing", "ies", "ied", "es", "ed", "s"):
-        if word.endswith(suf) and len(word) - len(suf) >= 3:
-            return word[: -len(suf)]
-    return word
-
-
-@functools.lru_cache(maxsize=200_000)
-def stem(word: str) -> str:
-    return english_stemmer()(word.lower())
 
 
 @functools.lru_cache(maxsize=1)

@@ -13,21 +13,14 @@ from typing import Iterable, Sequence
 
 from bolt.pipeline.text import ENGLISH_STOPWORDS
 from indexing.script_fold import fold_chinese
+from indexing.textfacts import normalize_digits  # noqa: F401 (re-exported: the one digit folding)
 
-_DIGITS = str.maketrans({**{chr(0x0660 + i): str(i) for i in range(10)},
-                         **{chr(0x06F0 + i): str(i) for i in range(10)},
-                         **{chr(0xFF10 + i): str(i) for i in range(10)}})
 _CN_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000}
 _CN_BIG = {"万": 10_000, "亿": 100_000_000}
 _CN_RUN = re.compile("[零〇一二两三四五六七八九十百千万亿]{2,}")
 _TOKEN = re.compile(r"[A-Za-z0-9\u0660-\u0669\u06F0-\u06F9\uFF10-\uFF19]+(?:[.,][0-9]+)*")
 _SENT_START = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]+)")
-
-
-def normalize_digits(text: str) -> str:
-    """Arabic-Indic, Persian and full-width digits -> ASCII digits."""
-    return text.translate(_DIGITS)
 
 
 def chinese_to_int(s: str) -> int | None:

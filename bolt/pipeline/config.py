@@ -43,7 +43,7 @@ class SystemConfig:
     ``xl_threads`` best-retrieved threads per non-English language that expresses
     ``xl_min_concepts`` query concepts, one sentence of a post not yet cited, the one whose
     back-translation shares most with the query and the ``xl_evidence`` best English sentences
-    (0 threads: off). With ``xl_encoder`` (a multilingual sentence encoder, ``bolt.multilingual``;
+    (0 threads: off). With ``xl_encoder`` (a multilingual sentence encoder, ``indexing.models.multilingual``;
     None: off) the threads thread-first looks at are ranked by that encoder's cosine of the English
     query to the thread's headline and opening post (blended like English thread relevance, with
     ``w_thread_semantic``), the ``thread_top`` best-retrieved are considered, and the first

@@ -144,7 +144,7 @@ class MainSystem:
         return self.d.config.multilingual or lang == "eng"
 
     def _embedder(self):
-        from bolt.embedding import get_embedder
+        from indexing.models.embedding import get_embedder
 
         return get_embedder(self.d.config.model)
 
@@ -517,7 +517,7 @@ class MainSystem:
         return language_focus(top, cfg.lang_floor, cfg.lang_ratio)
 
     def _xl_encoder(self):
-        from bolt.multilingual import get_encoder
+        from indexing.models.multilingual import get_encoder
 
         return get_encoder(self.d.config.xl_encoder)
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import re
 
-from bolt.lexicon import stem
 from indexing.script_fold import fold_chinese
-
-WORD = re.compile(r"[^\W_]+", re.UNICODE)
+from indexing.terms import WORD, arabic_terms, chinese_terms, stem  # noqa: F401 (re-exported)
 
 # Function words of forum English (articles, pronouns, auxiliaries, question words, fillers).
 ENGLISH_STOPWORDS = frozenset("""
@@ -44,29 +42,6 @@ def english_terms(text: str) -> list[str]:
     """Stems of the English content words of ``text`` (stop words dropped, numbers kept)."""
     return [stem(w) for w in (m.group(0).lower() for m in WORD.finditer(text))
             if w not in ENGLISH_STOPWORDS and (len(w) > 1 or w.isdigit())]
-
-
-def arabic_terms(text: str) -> list[str]:
-    """The index's Arabic terms: normalised, stop words dropped, light10-stemmed (``indexing.analysis``)."""
-    from indexing.analysis import AnalysisConfig
-
-    return AnalysisConfig().tokens(text, "arz")
-
-
-def chinese_terms(text: str) -> list[str]:
-    """Character bigrams of Han runs (folded to Simplified) plus lower-cased Latin words and numbers."""
-    out: list[str] = []
-    for m in WORD.finditer(fold_chinese(text)):
-        w = m.group(0)
-        han = re.findall(r"[\u3400-\u9fff]+", w)
-        if han:
-            for run in han:
-                out.extend(run[i:i + 2] for i in range(max(1, len(run) - 1)))
-            rest = re.sub(r"[\u3400-\u9fff]+", " ", w).split()
-            out.extend(r.lower() for r in rest)
-        else:
-            out.append(w.lower())
-    return out
 
 
 def terms(text: str, lang: str) -> list[str]:

@@ -59,7 +59,7 @@ def _run_pairs(args) -> int:
     model = load_model(args.statement_model)
     embedder = None
     if model.needs_embeddings:
-        from bolt.embedding import get_embedder
+        from indexing.models.embedding import get_embedder
 
         embedder = get_embedder(args.model)
     data = pl.prepare(pairs, embedder)

@@ -1,6 +1,6 @@
 """Cross-language matching: Arabic and Chinese bullets against a facet, offline.
 
-The loader lives in :mod:`bolt.multilingual` (the system ranks Arabic and Chinese threads with
+The loader lives in :mod:`indexing.models.multilingual` (the system ranks Arabic and Chinese threads with
 it too). The facets are written in English, but their nuggets are in the posts' own language. A
 bullet extracted from an Egyptian Arabic or Mandarin post gets a facet by anchoring (its citation
 lands on the facet's nugget) or by this module's decision, a logistic regression per bullet
@@ -13,7 +13,7 @@ language over three features of the (bullet, facet) pair:
   encoder: a same-language comparison, which it does far better than a cross-language one);
 - ``ncov``: the best share of one such nugget's terms found in the bullet: the index's Arabic
   terms (normalised, stop words dropped, light-stemmed) or Chinese character bigrams folded to
-  Simplified (``bolt.pipeline.text``), so 銀行 in a bullet meets 银行 in a nugget.
+  Simplified (``indexing.terms``), so 銀行 in a bullet meets 银行 in a nugget.
 
 The coefficients and per-language thresholds ship as ``crosslingual_model.json``, fitted on the
 careful judgments of the cross-language development topics (``topics/xl-dev.xml``) by
@@ -27,8 +27,8 @@ import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-# One loader for the toolkit (the system uses it too): bolt.multilingual.
-from bolt.multilingual import DEFAULT_MODEL, MultilingualEncoder, get_encoder, normalise
+# One loader for the toolkit (the system uses it too): indexing.models.multilingual.
+from indexing.models.multilingual import DEFAULT_MODEL, MultilingualEncoder, get_encoder, normalise
 from evaluation.matching.model_files import read_model_json
 
 __all__ = ["DEFAULT_MODEL", "MultilingualEncoder", "get_encoder", "normalise", "XFEATURES", "CrossModel",
@@ -46,7 +46,7 @@ LANGS = ("arz", "cmn")
 def native_terms(text: str, lang: str) -> frozenset[str]:
     """The terms a bullet and a nugget in ``lang`` are compared by: the index's Arabic terms for
     ``"arz"``, Simplified-folded character bigrams (and Latin words, numbers) for ``"cmn"``."""
-    from bolt.pipeline.text import arabic_terms, chinese_terms
+    from indexing.terms import arabic_terms, chinese_terms
 
     if lang == "arz":
         return frozenset(arabic_terms(text))

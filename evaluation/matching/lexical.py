@@ -16,7 +16,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from bolt.lexicon import stem  # the toolkit's one English stemmer (Snowball)
+from indexing.terms import stem  # the toolkit's one English stemmer (Snowball)
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 

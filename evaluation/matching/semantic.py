@@ -1,6 +1,6 @@
 """Semantic matching: every distinct text embedded once, in large batches, then compared by dot product.
 
-The embedder (``bolt.embedding``) returns L2-normalised vectors, so a dot product is the cosine
+The embedder (``indexing.models.embedding``) returns L2-normalised vectors, so a dot product is the cosine
 similarity. The assessor first collects every text it will compare (bullet sentences, facet
 descriptions, nugget texts, cited passages), embeds the distinct ones in length-sorted batches
 (fewer padding tokens, one tqdm bar), and only then decides.

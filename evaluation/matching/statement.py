@@ -40,7 +40,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from bolt.pipeline.anchors import normalize_digits  # the toolkit's one digit folding
+from indexing.textfacts import normalize_digits  # the toolkit's one digit folding
 from evaluation.matching.lexical import content_terms
 from evaluation.matching.text import sentences
 from evaluation.matching.model_files import read_model_json

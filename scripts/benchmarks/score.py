@@ -223,7 +223,7 @@ def bench_assess(args) -> dict:
     just after, so a change in machine load during the run affects both figures alike. Wall-clock
     and process CPU time are both reported (CPU time is the steadier figure on a shared machine).
     """
-    from bolt.embedding import get_embedder
+    from indexing.models.embedding import get_embedder
     from evaluation.assessor import Assessor, AssessorConfig
     from evaluation.judgments import write_judgments
     from evaluation.matching import lexical, text
@@ -293,7 +293,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:  # noqa: F811  (extends t
 
 def bench_assess_calibration(args) -> dict:
     """The matching thresholds' calibration sweep (evaluation/matching/calibration.py); no target."""
-    from bolt.embedding import get_embedder
+    from indexing.models.embedding import get_embedder
     from evaluation.assessor import AssessorConfig
     from evaluation.matching.calibration import sweep
 
@@ -346,7 +346,7 @@ def _pairs_calibration(args) -> dict:
     """
     import json as _json
 
-    from bolt.embedding import get_embedder
+    from indexing.models.embedding import get_embedder
     from evaluation.matching import pairlabels as pl
 
     parts, skipped = [], {}
@@ -439,7 +439,7 @@ def bench_assess_transfer(args) -> dict:
 
     embedder = None
     if args.embeddings:
-        from bolt.embedding import get_embedder
+        from indexing.models.embedding import get_embedder
 
         embedder = get_embedder(None)
     t0 = time.perf_counter()
