@@ -14,8 +14,8 @@ import sys
 from typing import NamedTuple, Sequence
 
 from bolt import __version__
-from bolt.exit_codes import INVALID, SUCCESS, USAGE
-from bolt.help_format import DefaultsHelpFormatter
+from indexing.exit_codes import INVALID, SUCCESS, USAGE
+from indexing.help_format import DefaultsHelpFormatter
 
 
 class Command(NamedTuple):

@@ -1,5 +1,9 @@
-"""Exit statuses of the ``bolt`` command (SPEC §8), named as pip names its own."""
+"""Old path of :mod:`indexing.exit_codes` (the shared basics sit at the bottom of the layering).
 
-SUCCESS = 0
-INVALID = 1  # the input is invalid or a check failed
-USAGE = 2    # usage error
+The module object is the same, so ``bolt.exit_codes.X`` and ``indexing.exit_codes.X`` are one thing.
+"""
+import sys
+
+from indexing import exit_codes as _impl
+
+sys.modules[__name__] = _impl

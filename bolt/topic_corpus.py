@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from bolt.problems import Problem
+from indexing.problems import Problem
 from bolt.topic_rules import (NUGGET_OFFSET_MISMATCH, NUGGET_OFFSET_OUTSIDE_POST, NUGGET_OFFSET_OUTSIDE_THREAD,
                               NUGGET_THREAD_UNKNOWN, RULES)
 from indexing.textfacts import CITATION_WORDS_BEFORE, within_citation_reach

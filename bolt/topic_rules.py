@@ -7,7 +7,7 @@ docs/topics.md lists them.
 """
 from __future__ import annotations
 
-from bolt.problems import ERROR, WARNING, RuleCatalogue
+from indexing.problems import ERROR, WARNING, RuleCatalogue
 
 RULES = RuleCatalogue("topic files")
 _r = RULES.register

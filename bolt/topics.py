@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-from bolt.problems import ERROR, Problem, ProblemsError
+from indexing.problems import ERROR, Problem, ProblemsError
 from bolt.topic_rules import DOCTYPE_REFUSED, INVALID_UTF8, NOT_WELL_FORMED, RULES, TOO_LARGE
 from bolt.topic_corpus import MAX_WORDS_BEFORE, check_nugget, find_nugget_offsets, nugget_resolves  # noqa: F401
 from bolt.votes import VOTES, VOTES_HEADER, read_votes, write_votes  # noqa: F401  (re-exported)

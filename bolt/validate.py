@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from bolt.problems import ERROR, Problem, ProblemsError
+from indexing.problems import ERROR, Problem, ProblemsError
 from bolt.submission import (BAD_THREAD_ID, CORPUS_RULES, DUPLICATE_RUN_ID, MISSING_RESULT, OFFSET_OUTSIDE_POST,
                              OFFSET_OUTSIDE_THREAD, RULES, TEXT_NOT_NEAR_OFFSET, TOPIC_RULES, UNKNOWN_THREAD,
                              UNKNOWN_TOPIC, Bullet, Result, SubmissionReader, _problem)

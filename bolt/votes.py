@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from bolt.problems import ERROR, Problem, ProblemsError, RuleCatalogue
+from indexing.problems import ERROR, Problem, ProblemsError, RuleCatalogue
 from indexing.atomic import atomic_write_text
 
 VOTES_HEADER = ("topic", "facet", "assessor", "vote")

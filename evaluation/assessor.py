@@ -23,7 +23,7 @@ so assessing 50 runs costs little more than assessing one.
 """
 from __future__ import annotations
 
-from bolt.spec import parse_call
+from indexing.spec import parse_call
 
 import dataclasses
 import time

@@ -11,8 +11,8 @@ import json
 import sys
 
 from bolt.commands.encoding_option import add_encoding_option
-from bolt.exit_codes import SUCCESS
-from bolt.help_format import DefaultsHelpFormatter
+from indexing.exit_codes import SUCCESS
+from indexing.help_format import DefaultsHelpFormatter
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

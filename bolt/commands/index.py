@@ -11,7 +11,7 @@ import json
 import sys
 
 from bolt.commands.encoding_option import add_encoding_option
-from bolt.exit_codes import INVALID, SUCCESS, USAGE
+from indexing.exit_codes import INVALID, SUCCESS, USAGE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

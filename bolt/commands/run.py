@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from bolt.commands.encoding_option import add_encoding_option
-from bolt.exit_codes import SUCCESS
+from indexing.exit_codes import SUCCESS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from bolt.exit_codes import SUCCESS
+from indexing.exit_codes import SUCCESS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,7 +11,7 @@ import json
 import sys
 
 from bolt.commands.encoding_option import add_encoding_option, report_read
-from bolt.exit_codes import INVALID, SUCCESS, USAGE
+from indexing.exit_codes import INVALID, SUCCESS, USAGE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +45,7 @@ def _counts(counter) -> str:
 
 def summary_lines(report) -> list[str]:
     """One line per file (counts by rule), then the totals and the skipped checks."""
-    from bolt.problems import ERROR, WARNING
+    from indexing.problems import ERROR, WARNING
 
     lines = []
     files = list(report.files) or sorted({p.file for p in report.problems})

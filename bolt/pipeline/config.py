@@ -6,7 +6,7 @@ defaults, so ``repr`` is a short canonical name (as ir_measures prints measures)
 """
 from __future__ import annotations
 
-from bolt.spec import parse_call
+from indexing.spec import parse_call
 from indexing.sentences import CLAUSE_LIMITS
 
 from dataclasses import dataclass, fields, replace

@@ -10,11 +10,11 @@ public way in:
 - :mod:`~bolt.submission.parse`: the streaming parser (``SubmissionReader``, ``iter_results``, ``read_run``);
 - :mod:`~bolt.submission.write`: the writer (``write_run``, ``clean_text``).
 
-Every finding is a :class:`bolt.problems.Problem` whose ``rule`` is one of :data:`RULES`.
+Every finding is a :class:`indexing.problems.Problem` whose ``rule`` is one of :data:`RULES`.
 """
 from __future__ import annotations
 
-from bolt.problems import ERROR, WARNING, Problem, ProblemsError  # noqa: F401  (importable here before the split)
+from indexing.problems import ERROR, WARNING, Problem, ProblemsError  # noqa: F401  (importable here before the split)
 from bolt.submission.records import BAD_XML_CHARS, Bullet, Result, Run, Source, collapse
 from bolt.submission.rules import (
     ATTRIBUTES, BAD_ENCODING_DECLARATION, BAD_RUN_ID, BULLET_WITHOUT_SOURCE, DOCTYPE_REFUSED, DUPLICATE_BULLET,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from bolt.problems import Problem
+from indexing.problems import Problem
 from bolt.submission.records import BAD_XML_CHARS, Result
 from bolt.submission.rules import (BULLET_WITHOUT_SOURCE, DUPLICATE_BULLET, DUPLICATE_SOURCE, EMPTY_BULLET_TEXT,
                                    EMPTY_RESPONSE, NEGATIVE_OFFSET, SOURCE_MISSING_POST, _problem)

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import IO, Iterator
 
-from bolt.problems import ERROR, Problem, ProblemsError
+from indexing.problems import ERROR, Problem, ProblemsError
 from bolt.submission.checks import check_result, usable_run_id
 from bolt.submission.records import Bullet, Result, Run, Source, collapse
 from bolt.submission.rules import (ATTRIBUTES, BAD_RUN_ID, BULLET_WITHOUT_SOURCE, DUPLICATE_RESULT, ELEMENTS,

@@ -2,13 +2,13 @@
 
 Every finding about a run, from the parser (:mod:`bolt.submission.parse`), the record checks and
 the validator (:mod:`bolt.validate`: topic set, other runs, corpus), is a
-:class:`bolt.problems.Problem` whose ``rule`` is a key of :data:`RULES`, all declared here;
+:class:`indexing.problems.Problem` whose ``rule`` is a key of :data:`RULES`, all declared here;
 docs/submissions.md lists them with what to do. Also the format itself as data (``ELEMENTS``,
 ``ATTRIBUTES``, ``PARENT``).
 """
 from __future__ import annotations
 
-from bolt.problems import ERROR, WARNING, Problem, Rule, RuleCatalogue  # noqa: F401  (Rule re-exported)
+from indexing.problems import ERROR, WARNING, Problem, Rule, RuleCatalogue  # noqa: F401  (Rule re-exported)
 
 RULES = RuleCatalogue("submissions")
 register_rule = RULES.register

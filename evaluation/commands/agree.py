@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 
-from bolt.exit_codes import SUCCESS, USAGE
+from indexing.exit_codes import SUCCESS, USAGE
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ import sys
 from typing import Iterable, Iterator
 
 from bolt.commands.encoding_option import add_encoding_option
-from bolt.exit_codes import SUCCESS
+from indexing.exit_codes import SUCCESS
 from evaluation.assessor import AssessorConfig
 
 _DEFAULT = AssessorConfig()

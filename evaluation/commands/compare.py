@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from bolt.exit_codes import SUCCESS
+from indexing.exit_codes import SUCCESS
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

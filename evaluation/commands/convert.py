@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bolt.exit_codes import INVALID, SUCCESS, USAGE
+from indexing.exit_codes import INVALID, SUCCESS, USAGE
 
 EPILOG = """examples:
   bolt convert import aquaint-pilot PILOT_DIR --out conv/
@@ -77,7 +77,7 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bolt.problems import ERROR, ProblemsError
+    from indexing.problems import ERROR, ProblemsError
     from evaluation.convert import FORMATS
 
     if args.action is None:

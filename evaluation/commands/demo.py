@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from bolt.exit_codes import SUCCESS
+from indexing.exit_codes import SUCCESS
 from evaluation.metrics import METRIC_ORDER
 
 SYSTEMS = ("main", "lead", "bm25-sentences")

@@ -12,7 +12,7 @@ import getpass
 import os
 import sys
 
-from bolt.exit_codes import SUCCESS
+from indexing.exit_codes import SUCCESS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

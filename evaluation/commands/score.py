@@ -6,7 +6,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from bolt.commands.encoding_option import add_encoding_option
-from bolt.exit_codes import SUCCESS
+from indexing.exit_codes import SUCCESS
 
 if TYPE_CHECKING:  # pragma: no cover
     from evaluation.results import ScoreReport

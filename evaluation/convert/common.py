@@ -1,8 +1,8 @@
 """What every importer and exporter shares: line streaming, problem collection, our records.
 
 Importers read other evaluations' files line by line (generators, never a whole file in memory),
-collect every bad line as a :class:`bolt.problems.Problem` (file, line, what to fix) and fail once
-with :class:`bolt.problems.ProblemsError`, as ``bolt validate`` does. They write our own formats only
+collect every bad line as a :class:`indexing.problems.Problem` (file, line, what to fix) and fail once
+with :class:`indexing.problems.ProblemsError`, as ``bolt validate`` does. They write our own formats only
 through the project's writers (``write_topics``, ``write_run``, ``write_judgments``), so a converted
 file is exactly what ``bolt score`` reads.
 """
@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from bolt.problems import ERROR, WARNING, Problem, ProblemsError
+from indexing.problems import ERROR, WARNING, Problem, ProblemsError
 from bolt.submission import Bullet, Source, clean_text
 from evaluation.convert.rules import RULES
 from evaluation.judgments import JudgedSource, Judgment

@@ -1,13 +1,13 @@
 """The converted formats' one rule catalogue: every problem ``bolt convert import`` can report.
 
-Declared once here, as every other format's faults are (``bolt.problems.RuleCatalogue``); the
+Declared once here, as every other format's faults are (``indexing.problems.RuleCatalogue``); the
 importers name them as strings and :class:`evaluation.convert.common.Problems` looks each one up, so
 a fault that is not declared here cannot be reported. A fault the AQUAINT pilot and TREC QA files share
 (they use the same item and mark lines) has one name.
 """
 from __future__ import annotations
 
-from bolt.problems import ERROR, WARNING, RuleCatalogue
+from indexing.problems import ERROR, WARNING, RuleCatalogue
 
 RULES = RuleCatalogue("converted files (bolt convert)")
 _r = RULES.register

@@ -87,7 +87,7 @@ class ANWeighted(_AutoNugget):
 
 def parse_track_metric(text: str) -> Metric:
     """``"AN_vital(strict=True)"`` -> the metric object (read with ``ast``, never ``eval``), as ``parse_metric``."""
-    from bolt.spec import parse_call
+    from indexing.spec import parse_call
 
     name, params = parse_call(text, what="metric", bare_words=True)
     proto = TRACK_METRICS.get(name)

@@ -16,7 +16,7 @@ Split by job, every name re-exported here: :mod:`~evaluation.judgments.records` 
 """
 from __future__ import annotations
 
-from bolt.problems import ERROR, Problem, ProblemsError  # noqa: F401  (importable here before the split)
+from indexing.problems import ERROR, Problem, ProblemsError  # noqa: F401  (importable here before the split)
 from evaluation.judgments.records import (META_KEY, REQUIRED_KEYS, SOURCE_KNOWN_KEYS, SOURCE_REQUIRED_KEYS,
                                           JudgedSource, Judgment, JudgmentSet)
 from evaluation.judgments.read import (file_sha256, gc_paused, iter_judgments, iter_lines, load_judgments,

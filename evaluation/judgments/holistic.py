@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from bolt.problems import ERROR, Problem, ProblemsError
+from indexing.problems import ERROR, Problem, ProblemsError
 from evaluation.judgments.read import iter_lines
 from evaluation.judgments.records import META_KEY
 from evaluation.judgments.rules import (HOLISTIC_DUPLICATE, HOLISTIC_FORMAT, HOLISTIC_HEADER, HOLISTIC_JSON,

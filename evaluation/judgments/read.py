@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from bolt.problems import ERROR, Problem, ProblemsError
+from indexing.problems import ERROR, Problem, ProblemsError
 from evaluation.judgments.records import (META_KEY, REQUIRED_KEYS, SOURCE_KNOWN_KEYS, SOURCE_REQUIRED_KEYS,
                                           JudgedSource, Judgment, JudgmentSet)
 from evaluation.judgments.rules import (JUDGMENT_DUPLICATE, JUDGMENT_FORMAT, JUDGMENT_JSON, JUDGMENT_META,

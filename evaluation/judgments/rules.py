@@ -1,7 +1,7 @@
 """The judgments formats' one rule catalogue: every problem a judgments or holistic file can have."""
 from __future__ import annotations
 
-from bolt.problems import ERROR, RuleCatalogue
+from indexing.problems import ERROR, RuleCatalogue
 
 RULES = RuleCatalogue("judgments files")
 _r = RULES.register

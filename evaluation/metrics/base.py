@@ -11,7 +11,7 @@ return; scoring runs each reducer once per response (:class:`TopicStats`) and kn
 """
 from __future__ import annotations
 
-from bolt.spec import parse_call
+from indexing.spec import parse_call
 
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Mapping, NamedTuple

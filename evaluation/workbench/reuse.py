@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from bolt.problems import ERROR, Problem, ProblemsError
+from indexing.problems import ERROR, Problem, ProblemsError
 from evaluation.judgments import JudgedSource, Judgment, is_unfinished, read_header, read_judgments
 from evaluation.metrics.facts import unit_key
 
