@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bolt.commands.encoding_option import add_encoding_option  # noqa: E402 (after the sys.path line)
-from evaluation.workbench.reuse import bullet_key, is_reusable, persons_verdict, source_key  # noqa: E402
+from evaluation.judgments.reuse import bullet_key, is_reusable, persons_verdict, source_key  # noqa: E402
 
 
 def load_lines(path: Path) -> list[dict]:
@@ -50,7 +50,7 @@ def load_lines(path: Path) -> list[dict]:
 def _index(lines: list[dict]) -> tuple[dict, dict]:
     """(topic, normalised text) -> judgment, and (that key, (thread, post unit)) -> supports.
 
-    The keys are ``evaluation.workbench.reuse``'s (the one definition of "the same bullet", shared
+    The keys are ``evaluation.judgments.reuse``'s (the one definition of "the same bullet", shared
     with ``bolt judge --reuse`` and ``bolt assess --reuse``), and so is what may be carried:
     ``is_reusable`` (a person's finished judgment, never one with ``"complete": false``).
     """

@@ -73,7 +73,7 @@ def collect(index: Path, out: Path, topics_path: Path = DEV_TOPICS) -> None:
 
 def labels() -> dict:
     """(topic, normalised text) -> (facet ids, words, responsive words) of the careful judgments."""
-    from evaluation.workbench.reuse import bullet_key
+    from evaluation.judgments.reuse import bullet_key
 
     out = {}
     for path in JUDGMENTS:
@@ -195,7 +195,7 @@ def choose(by_topic: dict, rounds: list[int], facets: dict, avg: float) -> tuple
 
 
 def fit_all(features: list[Path], out_dir: Path, final: Path | None) -> dict:
-    from evaluation.workbench.reuse import bullet_key
+    from evaluation.judgments.reuse import bullet_key
     from indexing.lookup import count_words
 
     lab = labels()

@@ -31,7 +31,7 @@ from bolt.pipeline.informative import SPECIFIC, informativeness, subject_words
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, expressible, matched_concepts
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, plan_without, sentence_key
-from bolt.pipeline.text import word_count
+from bolt.pipeline.text import length_estimate
 from bolt.pipeline.translate import QueryPlan
 
 
@@ -73,7 +73,7 @@ class MainSystem:
             info, pos, role = parts[i]
             evidence.append(SentenceEvidence(
                 lexical[i], semantic.get(i, coverage[i]), i in semantic, bm[k] / top_bm, focus.get(s.thread, 0.0),
-                s.retrieval, info, pos, role, scores[i], word_count(s.text, s.lang), s.position,
+                s.retrieval, info, pos, role, scores[i], length_estimate(s.text, s.lang), s.position,
                 th is not None and bool(th.posts) and th.posts[0].id == s.post))
             texts.append(s.text)
             mem.append(members[key])
@@ -354,7 +354,7 @@ class MainSystem:
         where: dict[str, dict[tuple[str, int], int]] = {}
         if cfg.position_decay > 0:
             where = {t: content_positions(d.thread_sentences(t, lg),
-                                          lambda s: word_count(s.text, s.lang) >= cfg.min_words
+                                          lambda s: length_estimate(s.text, s.lang) >= cfg.min_words
                                           and info_of(s) >= SPECIFIC)
                      for t, lg in threads.items()}
         out: list[tuple[float, float, float] | None] = []

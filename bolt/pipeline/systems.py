@@ -19,7 +19,7 @@ from bolt.pipeline.config import SystemConfig
 from bolt.pipeline.informative import is_question
 from bolt.pipeline.anchors import feedback_anchors
 from bolt.pipeline.scoring import matched_concepts
-from bolt.pipeline.text import word_count
+from bolt.pipeline.text import length_estimate
 from bolt.pipeline.translate import QueryPlan, plan_query, with_feedback
 
 LANG_ORDER = ("eng", "arz", "cmn")
@@ -155,7 +155,7 @@ class Distiller:
                 if th is None:
                     continue
                 for s in post_sentences(th, cand, cfg.clause_limits()):
-                    n = word_count(s.text, s.lang)
+                    n = length_estimate(s.text, s.lang)
                     if filtered and not (cfg.min_words <= n <= cfg.max_words):
                         continue
                     if not questions and is_question(s.text):

@@ -62,9 +62,16 @@ def char_ngrams(text: str, n: int = 4) -> set[str]:
     return {t[i:i + n] for i in range(len(t) - n + 1)}
 
 
-def word_count(text: str, lang: str) -> int:
-    """Words for English/Arabic; for Chinese, Han characters count 1/1.5 each (a rough word)."""
+def length_estimate(text: str, lang: str) -> int:
+    """The sentence filter's length of a candidate sentence (``min_words``..``max_words``, a ranker feature): its
+    letter/digit runs for English and Arabic; for Chinese, Han characters count 1/1.5 each.
+
+    Not the toolkit's word (``indexing.textfacts.count_words``, which scores use): this estimate
+    only chooses sentences, and changing it would change the system's runs."""
     if lang == "cmn":
         han = len(re.findall(r"[\u3400-\u9fff]", text))
         return int(round(han / 1.5)) + len(re.findall(r"[A-Za-z0-9]+", text))
     return len(WORD.findall(text))
+
+
+word_count = length_estimate  # the old name (a length estimate, not the toolkit's word count)

@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     judgments = assessor.assess(runs)
     reused: dict[str, int] | None = None
     if args.reuse:  # people's decisions where they exist, the machine's elsewhere (docs/judging.md)
-        from evaluation.workbench.reuse import read_reusable, same_file, with_human
+        from evaluation.judgments.reuse import read_reusable, same_file, with_human
 
         if any(same_file(p, args.out) for p in args.reuse):
             raise ToolkitError("--out is also given as --reuse", file=str(args.out),

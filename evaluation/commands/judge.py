@@ -57,7 +57,7 @@ def build_session(args: argparse.Namespace):
     """Read everything the page needs (fails before the server starts, with file and fix)."""
     from evaluation.commands.assess import open_judged_corpus, read_runs
     from evaluation.judgments import read_judgments
-    from evaluation.workbench.reuse import read_reusable, same_file
+    from evaluation.judgments.reuse import read_reusable, same_file
     from evaluation.workbench.session import JudgingSession, file_assessor, hold_out_file
     from indexing.errors import ToolkitError
 

@@ -1,6 +1,6 @@
 """Adjudication: two assessors judged one pool; a third person settles the bullets they disagree on.
 
-Each assessor's file is read as earlier human decisions (:func:`~evaluation.workbench.reuse.read_reusable`:
+Each assessor's file is read as earlier human decisions (:func:`~evaluation.judgments.reuse.read_reusable`:
 only finished, person-made verdicts). A bullet both judged alike is carried into the adjudicated
 file as it stands; a bullet they judged differently (facets, responsive words, or any cited post's
 support) or that only one of them finished is shown, with both opinions, for the adjudicator to
@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from evaluation.judgments import read_header
 from evaluation.workbench.pool import PoolItem
-from evaluation.workbench.reuse import HumanDecision, ReuseIndex, read_reusable, struck_words
+from evaluation.judgments.reuse import HumanDecision, ReuseIndex, read_reusable, struck_words
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The pool a person judges: every run's bullets for a topic, each distinct text shown once.
 
-Bullets are grouped by :func:`~evaluation.workbench.reuse.bullet_key` (topic + normalised text), so
+Bullets are grouped by :func:`~evaluation.judgments.reuse.bullet_key` (topic + normalised text), so
 a sentence three systems output is judged once and the decision is written for all three. The
 order is blind and random but stable (a hash of the assessor's name and the text), so a reload or
 a second tab shows the same order, and no run name ever reaches the page.
@@ -13,7 +13,7 @@ from typing import Iterable
 
 from bolt.submission import Run
 from evaluation.metrics.facts import post_id_at, unit_key
-from evaluation.workbench.reuse import BulletKey, bullet_key
+from evaluation.judgments.reuse import BulletKey, bullet_key
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgmen
 from evaluation.metrics.facts import unit_key
 from evaluation.workbench.pool import PoolItem, build_pool
 from evaluation.workbench.posts import post_view
-from evaluation.workbench.reuse import (FACETS_BY_KEY, JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key,
+from evaluation.judgments.reuse import (FACETS_BY_KEY, JUDGED_BY_KEY, STRUCK_KEY, TEXT_KEY, ReuseIndex, bullet_key,
                                         judged_by, merge_spans, struck_extra, struck_spans, struck_words,
                                         support_fields, support_verdict)
 from indexing.atomic import atomic_open, atomic_write_text
