@@ -413,20 +413,28 @@ def settings_dict(metrics: Sequence[Metric], table: StatsTable, *, judgments: Se
 
 
 def choose_metrics(*, beta: float = 3.0, err_denominator: str = "residual", votes: bool = False,
-                   holistic_file: bool = False, also: Sequence[Metric | str] = ()) -> list[Metric]:
+                   holistic_file: bool = False, also: Sequence[Metric | str] = (),
+                   only: Sequence[Metric | str] | None = None) -> list[Metric]:
     """The metrics ``bolt score`` reports for these options, then ``also`` (metrics or their reprs,
-    e.g. ``"nugget_F(beta=5)"``) that are not already among them."""
+    e.g. ``"nugget_F(beta=5)"``) that are not already among them.
+
+    ``only`` (``bolt score -m``) replaces the default list: exactly these metrics, in this order; a
+    bare name (``"nugget_F"``) takes ``beta`` and ``err_denominator`` as the default list would."""
     out: list[Metric] = []
-    for m in DEFAULT_METRICS:
-        if "beta" in m.SUPPORTED_PARAMS:
-            m = m(beta=float(beta))
-        if "denominator" in m.SUPPORTED_PARAMS:
-            m = m(denominator=err_denominator)
-        out.append(m)
-    if votes:
-        out.append(pyramid_F(beta=float(beta)))
-    if holistic_file:
-        out.append(holistic)
+    if only is not None:
+        for m in only:
+            bare = isinstance(m, str) and "(" not in m
+            m = parse_metric(m) if isinstance(m, str) else m
+            if bare:
+                m = _with_options(m, beta, err_denominator)
+            if m not in out:
+                out.append(m)
+    else:
+        out.extend(_with_options(m, beta, err_denominator) for m in DEFAULT_METRICS)
+        if votes:
+            out.append(pyramid_F(beta=float(beta)))
+        if holistic_file:
+            out.append(holistic)
     for m in also:
         m = parse_metric(m) if isinstance(m, str) else m
         if m not in out:
@@ -484,18 +492,29 @@ def read_series_types(path: str | os.PathLike) -> dict[str, str]:
     return out
 
 
+def _with_options(m: Metric, beta: float, err_denominator: str) -> Metric:
+    """``m`` with ``bolt score``'s ``--beta`` and ``--err-*`` where it takes them."""
+    if "beta" in m.SUPPORTED_PARAMS:
+        m = m(beta=float(beta))
+    if "denominator" in m.SUPPORTED_PARAMS:
+        m = m(denominator=err_denominator)
+    return m
+
+
 def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: float = 3.0,
           err_denominator: str = "residual", avg_nugget_words: float | None = None,
           votes: str | os.PathLike | None = None, holistic: str | os.PathLike | None = None,
           corpus: Sequence[str] | None = None, index: str | None = None,
           series_types: str | os.PathLike | None = None, also: Sequence[Metric | str] = (),
-          encoding_errors: str | None = None, judged_only: bool = False) -> ScoreReport:
+          encoding_errors: str | None = None, judged_only: bool = False,
+          only: Sequence[Metric | str] | None = None) -> ScoreReport:
     """Score runs from judgments: the library form of ``bolt score`` (same settings, same report).
 
     ``runs``: submission paths or ``bolt.submission.Run`` records; ``topics``: a topics path or
     ``Topic`` records; ``judgments``: judgments paths or ``JudgmentSet`` records. Files are hashed
     into the settings; records given directly are not (their ``sha256`` settings are None).
-    ``also`` adds metrics (objects or reprs): ``also=["nugget_F(beta=5)"]`` reports both F's.
+    ``also`` adds metrics (objects or reprs): ``also=["nugget_F(beta=5)"]`` reports both F's;
+    ``only`` replaces the default metrics (``bolt score -m``).
     ``encoding_errors`` is how ``corpus`` files are read (``indexing.encoding``).
     ``judged_only`` scores only the topics whose every bullet has a finished judgment
     (``evaluation.judgments.fully_judged_topics``), so a campaign halfway through gives usable means.
@@ -528,7 +547,7 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
     hol = read_holistic(holistic) if holistic else None
     unit_of, units = unit_resolver(corpus, index, encoding_errors)
     metrics = choose_metrics(beta=beta, err_denominator=err_denominator, votes=vote_table is not None,
-                             holistic_file=hol is not None, also=also)
+                             holistic_file=hol is not None, also=also, only=only)
     table = build_stats(topic_records, run_records, sets, avg_nugget_words=avg_nugget_words, votes=vote_table,
                         holistic_judgments=hol, unit_of=unit_of, metrics=metrics)
     extra = {"votes_sha256": file_sha256(votes) if votes else None,

@@ -103,3 +103,17 @@ def test_argue_exports_through_the_cli_what_it_imported(tmp_path, capsys):
                  str(conv / "topics.xml"), "--votes", "v.tsv"]) == 1
     assert "argue export takes --runs, one --topics and at most one --judgments file; leave out --votes" \
         in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("action", ["import", "export", "score"])
+def test_convert_help_uses_the_projects_formatter(action, capsys):
+    assert main(["convert", action, "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "(default: None)" not in text and "(default: False)" not in text and "(default: [])" not in text
+    assert "TOPICS" not in text
+    assert text.count("default: every run") <= 1
+
+
+def test_convert_score_refuses_runs_without_a_value(capsys):
+    assert main(["convert", "score", "autonuggetizer", "--topics", "t.xml", "--judgments", "j.jsonl", "--runs"]) == 2
+    assert "--runs" in capsys.readouterr().err

@@ -191,3 +191,47 @@ def test_also_reports_a_second_beta_beside_the_first(capsys, sample):
     assert t["nugget_F"] != t["nugget_F(beta=5)"] or vital == n_vital
     code, out, err = _score(capsys, sample, "--also", "nugget_F(gamma=5)")
     assert code != 0 and "--also" in err and "gamma" in err
+
+
+def test_m_chooses_the_metrics_and_a_bare_name_takes_beta(capsys, sample):
+    code, out, err = _score(capsys, sample, "--json", "-m", "F_GD", "--metric", "nugget_F", "--beta", "5",
+                            "--also", "ERR")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert list(doc["runs"]["good"]["mean"]) == ["F_GD", "nugget_F", "ERR"]
+    assert doc["settings"]["params"]["nugget_F.beta"] == 5.0
+    code, out, err = _score(capsys, sample, "-m", "nugget_F(gamma=5)")
+    assert code != 0 and "-m" in err and "gamma" in err
+
+
+def test_q_prints_trec_eval_lines_per_topic_and_all(capsys, sample):
+    d, topic, runs, jpath = sample
+    code, out, err = _score(capsys, sample, "--json", "-m", "R_n", "-m", "P_c")
+    doc = json.loads(out)
+    code, out, err = _score(capsys, sample, "-q", "-m", "R_n", "-m", "P_c")
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines()]
+    # two runs: run name first; each topic's metrics, then each metric's mean as topic "all"
+    assert {len(r) for r in rows} == {4}
+    good = [(m.strip(), t, float(v)) for run, m, t, v in rows if run == "good"]
+    n = len(doc["runs"]["good"]["topics"])
+    assert len(good) == 2 * n + 2
+    assert good[-2:] == [("R_n", "all", round(doc["runs"]["good"]["mean"]["R_n"], 4)),
+                         ("P_c", "all", round(doc["runs"]["good"]["mean"]["P_c"], 4))]
+    t = doc["runs"]["good"]["topics"][topic.number]
+    assert ("R_n", topic.number, round(t["R_n"], 4)) in good
+    # one run: trec_eval's three columns
+    code = main(["score", str(runs["good"]), "--topics", str(TOPICS), "--judgments", str(jpath), "--by-topic",
+                 "-m", "R_n"])
+    out = capsys.readouterr().out
+    assert code == 0 and [line.split("\t")[0].strip() for line in out.splitlines()] == ["R_n"] * (n + 1)
+    assert out.splitlines()[-1].split("\t")[1:] == ["all", f"{doc['runs']['good']['mean']['R_n']:.4f}"]
+    code, out, err = _score(capsys, sample, "-q", "--json")
+    assert code == 2 and "not allowed with" in err
+
+
+def test_score_help_shows_no_empty_defaults(capsys):
+    assert main(["score", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "(default: [])" not in text and "(default: None)" not in text and "--topics FILE" in text
+    assert "-m METRIC, --metric METRIC" in text and "-q, --by-topic" in text

@@ -111,3 +111,23 @@ def test_help_does_not_start_java_or_torch():
             "sys.exit(1 if bad else 0)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_search_takes_index_and_hits_like_every_other_command(built, capsys):
+    capsys.readouterr()
+    assert main(["search", "--index", str(built / "idx"), "airport Iceland", "--json", "--hits", "1"]) == SUCCESS
+    new = json.loads(capsys.readouterr().out)
+    assert main(["search", str(built / "idx"), "airport Iceland", "--json", "--k", "1"]) == SUCCESS
+    assert json.loads(capsys.readouterr().out) == new and len(new) == 1 and new[0]["post"] == "p1"
+    assert main(["search", "--index", str(built / "idx"), str(built / "idx"), "airport"]) == USAGE
+    assert "once" in capsys.readouterr().err
+    assert main(["search", "airport"]) == USAGE
+    assert main(["search", "--index", str(built / "idx"), "airport", "--hits", "0"]) == USAGE
+
+
+@pytest.mark.parametrize("command", ["index", "run", "assess", "demo"])
+def test_long_commands_share_no_progress_and_quiet(command, capsys):
+    assert main([command, "--help"]) == SUCCESS
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--no-progress no progress bar or status spinner on standard error" in text
+    assert "--quiet nothing on standard error but warnings and errors (implies --no-progress)" in text

@@ -19,10 +19,10 @@ def add_encoding_option(parser: argparse.ArgumentParser) -> None:
                         "records")
 
 
-def report_read(corpus) -> None:
-    """Print an ``open_corpus`` result's policy note and its reader's warnings (threads repaired,
-    identical repeats read once) on standard error."""
-    if corpus.note:
+def report_read(corpus, *, quiet: bool = False) -> None:
+    """Print an ``open_corpus`` result's policy note (not when ``quiet``) and its reader's warnings
+    (threads repaired, identical repeats read once) on standard error."""
+    if corpus.note and not quiet:
         print(f"note: {corpus.note}", file=sys.stderr)
     for line in corpus.bad.warnings():
         print(f"warning: {line}", file=sys.stderr)

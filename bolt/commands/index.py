@@ -11,6 +11,7 @@ import json
 import sys
 
 from bolt.commands.encoding_option import add_encoding_option
+from bolt.commands.output_options import add_output_options, show_progress
 from indexing.exit_codes import INVALID, SUCCESS, USAGE
 
 
@@ -24,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip unreadable threads (reported as warnings) instead of stopping at the first")
     add_encoding_option(parser)
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_output_options(parser)
     parser.add_argument("--check", metavar="DIR", help="verify an index's manifest against its inputs, then exit")
     parser.add_argument("--json", action="store_true", help="print the manifest (or the check result) as JSON")
 
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from indexing.search import build_index
 
     manifest = build_index(args.paths, args.out, backend=args.backend, force=args.force,
-                           progress=not args.no_progress and not args.json, lang=args.lang,
+                           progress=show_progress(args) and not args.json, lang=args.lang,
                            skip_bad=args.skip_bad, encoding_errors=args.encoding_errors or STRICT)
     for line in manifest["bad"] + manifest["warnings"]:
         print(f"warning: {line}", file=sys.stderr)

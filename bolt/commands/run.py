@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from bolt.commands.encoding_option import add_encoding_option
+from bolt.commands.output_options import add_output_options, chatty, show_progress
 from indexing.exit_codes import SUCCESS
 
 
@@ -25,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="send the English query unchanged to the Arabic and Chinese indexes")
     parser.add_argument("--translator", metavar="MODULE:FUNC",
                         help="optional function (text, lang) -> English gloss for arz/cmn bullets")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_output_options(parser)
     add_encoding_option(parser)
 
 
@@ -65,11 +66,11 @@ def run(args: argparse.Namespace) -> int:
         raise ToolkitError(f"index folder {args.index} does not exist", file=args.index,
                            hint="build one with 'bolt index PATH... --out DIR'")
     policy, note = resolve_policy(args.encoding_errors, [(recorded_policy(args.index), args.index)])
-    if note and not args.quiet:
+    if note and chatty(args):
         print(f"note: {note}", file=sys.stderr)
     topics = read_topics(args.topics)
     distiller = make_distiller(args.index, cfg)
-    results = run_topics(topics, distiller, progress=not args.quiet)
+    results = run_topics(topics, distiller, progress=show_progress(args))
     run_id = args.run_id or Path(args.out).name.split(".")[0]
     settings = f"{cfg!r} index={Path(args.index).resolve().name} topics={len(topics)}"
     if policy != STRICT:
@@ -80,6 +81,6 @@ def run(args: argparse.Namespace) -> int:
         settings += f" model={get_embedder(cfg.model).model_id}"
     write_run(run_id, results, args.out, system=cfg.name, settings=settings)
     n = sum(len(r.bullets) for r in results)
-    if not args.quiet:
+    if chatty(args):
         print(f"wrote {args.out}: {len(results)} topics, {n} bullets ({repr(cfg)})", file=sys.stderr)
     return SUCCESS

@@ -13,6 +13,7 @@ import sys
 from typing import Iterable, Iterator
 
 from bolt.commands.encoding_option import add_encoding_option
+from bolt.commands.output_options import add_output_options, show_progress
 from indexing.exit_codes import SUCCESS
 from evaluation.assessor import AssessorConfig
 
@@ -54,7 +55,7 @@ def open_judged_corpus(args: argparse.Namespace, judgments: Iterable[str] = ()):
     policy, note = judged_policy(args, judgments)
     corpus = open_corpus(paths=args.corpus, index_dir=args.index, encoding_errors=policy)
     corpus.note = note
-    report_read(corpus)
+    report_read(corpus, quiet=getattr(args, "quiet", False))
     return corpus
 
 
@@ -92,7 +93,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="people's judgments (from 'bolt judge'): used where they judged the same bullet text, "
                         "the machine's elsewhere; each judgment says which (judged_by)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON document")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_output_options(parser)
 
 
 def config_from_args(args: argparse.Namespace) -> AssessorConfig:
@@ -168,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
                            hint="pass the full topics file (with <facet> elements), not the query-only form")
     corpus = open_judged_corpus(args)
     runs = read_runs(args.runs)
-    assessor = Assessor(topics, corpus, config, progress=not args.quiet and sys.stderr.isatty())
+    assessor = Assessor(topics, corpus, config, progress=show_progress(args) and sys.stderr.isatty())
     header = assessor.header()
     header.update(topics=str(args.topics), runs={r.run_id: str(p) for r, p in zip(runs, args.runs)})
     header[MANIFEST_KEY] = corpus.encoding_errors

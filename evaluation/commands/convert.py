@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from indexing.exit_codes import INVALID, SUCCESS, USAGE
+from indexing.help_format import DefaultsHelpFormatter, RawDescriptionDefaultsHelpFormatter
 
 EPILOG = """examples:
   bolt convert import aquaint-pilot PILOT_DIR --out conv/
@@ -30,10 +31,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from evaluation.convert import FORMATS, TRACK_SCORERS
 
     p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.formatter_class = RawDescriptionDefaultsHelpFormatter
     sub = p.add_subparsers(dest="action", metavar="<action>")
     imp = sub.add_parser("import", help="read another evaluation's files; write topics, runs, judgments",
-                         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                         formatter_class=DefaultsHelpFormatter)
     imp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.import_name],
                      help="the input's format (bolt convert formats)")
     imp.add_argument("inputs", nargs="+", metavar="INPUT", help="the input folder or files (see docs/formats.md)")
@@ -42,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     out.add_argument("--check", action="store_true", help="only check the input (every problem, file and line); "
                      "write nothing")
     exp = sub.add_parser("export", help="write our topics, runs and judgments in another evaluation's format",
-                         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                         formatter_class=DefaultsHelpFormatter)
     exp.add_argument("format", choices=[f for f, spec in FORMATS.items() if spec.export_name])
     exp.add_argument("--out", required=True, metavar="DIR", help="folder for the written files")
     exp.add_argument("--runs", nargs="+", default=[], metavar="RUN.xml", help="submission files")
@@ -52,11 +53,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     exp.add_argument("--holistic", metavar="FILE", help="holistic judgments TSV (aquaint-pilot)")
     exp.add_argument("--votes", metavar="FILE", help="votes TSV (trec-qa pyramid votes)")
     sc = sub.add_parser("score", help="score converted files with a track's own metrics (AutoNuggetizer, ARGUE)",
-                        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                        formatter_class=DefaultsHelpFormatter)
     sc.add_argument("track", choices=list(TRACK_SCORERS), help="whose metrics")
-    sc.add_argument("--topics", required=True, help="topics file written by 'bolt convert import'")
-    sc.add_argument("--judgments", required=True, help="judgments file written by 'bolt convert import'")
-    sc.add_argument("--runs", nargs="*", default=None, metavar="RUN_ID",
+    sc.add_argument("--topics", required=True, metavar="FILE", help="topics file written by 'bolt convert import'")
+    sc.add_argument("--judgments", required=True, metavar="FILE",
+                    help="judgments file written by 'bolt convert import'")
+    sc.add_argument("--runs", nargs="+", default=None, metavar="RUN_ID",
                     help="run ids to score (default: every run in the judgments)")
     sc.add_argument("--json", action="store_true", help="write the 'bolt score --json'-shaped document")
     sub.add_parser("formats", help="list the formats read and written")

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+from bolt.commands.output_options import add_output_options, show_progress
 from indexing.exit_codes import SUCCESS
 from evaluation.metrics import METRIC_ORDER
 
@@ -38,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metric", default="F_GD", help="metric the leaderboard and the comparison rank by")
     parser.add_argument("--no-semantic", action="store_true",
                         help="assess with anchoring and lexical matching only (no embedding model)")
-    parser.add_argument("--quiet", action="store_true", help="print only the leaderboard and the paths")
+    add_output_options(parser)  # --quiet: only the leaderboard and the paths (standard output)
     parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected failure")
 
 
@@ -266,7 +267,7 @@ def _step(demo: Demo, console, name: str, fn: Callable[[], Any], label: str | No
 
     t0 = time.perf_counter()
     try:
-        if quiet:
+        if quiet or not show_progress(demo.args):
             result = fn()
         else:
             with console.status(f"{label or name} …"):

@@ -14,10 +14,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("runs", nargs="+", metavar="RUN.xml", help="submission files to score together")
-    p.add_argument("--topics", required=True, help="topics file with facets (the updated one, if any)")
+    p.add_argument("--topics", required=True, metavar="FILE", help="topics file with facets (the updated one, if any)")
     p.add_argument("--judgments", required=True, nargs="+", metavar="FILE",
                    help="judgments JSONL files (human or 'bolt assess'); one judgment per bullet overall")
-    p.add_argument("--json", action="store_true", help="write one JSON document to standard output")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--json", action="store_true", help="write one JSON document to standard output")
+    how.add_argument("-q", "--by-topic", action="store_true",
+                     help="trec_eval-style lines on standard output: METRIC<TAB>TOPIC<TAB>SCORE for each topic, "
+                     "then METRIC<TAB>all<TAB>MEAN (several runs: the run name first)")
     p.add_argument("--csv", metavar="FILE", help="also write per-topic scores (and means) as CSV")
     p.add_argument("--beta", type=float, default=3.0, help="beta of nugget_F and pyramid_F (5: TREC 2003)")
     p.add_argument("--votes", metavar="FILE", help="vital/okay votes TSV: adds pyramid_F")
@@ -34,6 +38,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     c.add_argument("--index", metavar="DIR", help="index folder, to place nugget citations in posts")
     add_encoding_option(p)
     p.add_argument("--holistic", metavar="FILE", help="holistic judgments (TSV or JSONL): adds holistic")
+    p.add_argument("-m", "--metric", dest="only", action="append", default=None, metavar="METRIC",
+                   help="report only this metric (repeatable, trec_eval's -m), e.g. -m F_GD -m 'nugget_F(beta=5)'; "
+                   "a bare name takes --beta and --err-*; left out: P_n R_n P_c R_c F_c F_GD ERR nugget_F "
+                   "(and pyramid_F with --votes, holistic with --holistic)")
     p.add_argument("--also", action="append", default=[], metavar="METRIC",
                    help="also report this metric, e.g. 'nugget_F(beta=5)' beside nugget_F (repeatable); "
                         "results of two metrics of one name are keyed by their repr")
@@ -57,18 +65,41 @@ def compute(args) -> "ScoreReport":
     return score(args.runs, args.topics, args.judgments, beta=args.beta, err_denominator=args.err_denominator,
                  avg_nugget_words=args.avg_nugget_words, votes=args.votes, holistic=args.holistic,
                  corpus=args.corpus, index=args.index, series_types=args.series_types,
-                 also=_parse_also(getattr(args, "also", None) or []), encoding_errors=policy,
-                 judged_only=getattr(args, "judged_only", False))
+                 also=_parse_metrics(getattr(args, "also", None) or [], "--also"), encoding_errors=policy,
+                 judged_only=getattr(args, "judged_only", False), only=_only(getattr(args, "only", None)))
 
 
-def _parse_also(texts: list[str]) -> list:
+def _only(texts: list[str] | None) -> list[str] | None:
+    """The ``-m`` metrics as given (checked here, parsed by ``choose_metrics``), or None."""
+    if texts is None:
+        return None
+    _parse_metrics(texts, "-m")
+    return texts
+
+
+def _parse_metrics(texts: list[str], option: str) -> list:
     from evaluation.metrics import parse_metrics
     from indexing.errors import ToolkitError
 
     try:
         return parse_metrics(texts)
     except ValueError as exc:
-        raise ToolkitError(f"--also: {exc}", hint="give a metric as its repr, e.g. --also 'nugget_F(beta=5)'") from None
+        raise ToolkitError(f"{option}: {exc}",
+                           hint=f"give a metric as its repr, e.g. {option} 'nugget_F(beta=5)'") from None
+
+
+def by_topic_lines(rep) -> list[str]:
+    """trec_eval ``-q`` lines: each topic's metrics, then each metric's mean over topics as topic
+    ``all``; the run name first when several runs are scored together."""
+    several = len(rep.topics) > 1
+    out: list[str] = []
+    for run, by_topic in rep.topics.items():
+        lead = f"{run}\t" if several else ""
+        for topic, scores in by_topic.items():
+            out.extend(f"{lead}{m:<22}\t{topic}\t{scores[m]:.4f}" for m in rep.metrics if m in scores)
+        means = rep.means.get(run, {})
+        out.extend(f"{lead}{m:<22}\tall\t{means[m]:.4f}" for m in rep.metrics if m in means)
+    return out
 
 
 def _table(rep) -> None:
@@ -122,6 +153,8 @@ def run(args) -> int:
         rep.write_csv(args.csv)
     if args.json:
         sys.stdout.write(rep.dumps())
+    elif getattr(args, "by_topic", False):
+        sys.stdout.write("".join(line + "\n" for line in by_topic_lines(rep)))
     else:
         _table(rep)
     return SUCCESS
