@@ -492,6 +492,17 @@ def read_series_types(path: str | os.PathLike) -> dict[str, str]:
     return out
 
 
+def _check_inputs_for(metrics: Sequence[Metric], *, votes: bool, holistic_file: bool) -> None:
+    """A metric asked for whose input was not given is an error, never a column of zeros."""
+    missing = {pyramid_F.NAME: (votes, "votes", "give the vital/okay votes TSV (bolt score --votes FILE)"),
+               holistic.NAME: (holistic_file, "holistic judgments",
+                               "give the holistic judgments file (bolt score --holistic FILE)")}
+    for m in metrics:
+        given, what, hint = missing.get(m.NAME, (True, "", ""))
+        if not given:
+            raise ToolkitError(f"metric {m!r} needs {what}, and none were given", hint=hint)
+
+
 def _with_options(m: Metric, beta: float, err_denominator: str) -> Metric:
     """``m`` with ``bolt score``'s ``--beta`` and ``--err-*`` where it takes them."""
     if "beta" in m.SUPPORTED_PARAMS:
@@ -548,6 +559,7 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
     unit_of, units = unit_resolver(corpus, index, encoding_errors)
     metrics = choose_metrics(beta=beta, err_denominator=err_denominator, votes=vote_table is not None,
                              holistic_file=hol is not None, also=also, only=only)
+    _check_inputs_for(metrics, votes=vote_table is not None, holistic_file=hol is not None)
     table = build_stats(topic_records, run_records, sets, avg_nugget_words=avg_nugget_words, votes=vote_table,
                         holistic_judgments=hol, unit_of=unit_of, metrics=metrics)
     extra = {"votes_sha256": file_sha256(votes) if votes else None,

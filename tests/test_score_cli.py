@@ -235,3 +235,10 @@ def test_score_help_shows_no_empty_defaults(capsys):
     text = capsys.readouterr().out
     assert "(default: [])" not in text and "(default: None)" not in text and "--topics FILE" in text
     assert "-m METRIC, --metric METRIC" in text and "-q, --by-topic" in text
+
+
+def test_a_metric_without_its_input_is_an_error_not_zeros(capsys, sample):
+    code, out, err = _score(capsys, sample, "-m", "pyramid_F")
+    assert code == 1 and "needs votes" in err and "--votes" in err and out == ""
+    code, out, err = _score(capsys, sample, "--also", "holistic")
+    assert code == 1 and "--holistic" in err
