@@ -121,7 +121,7 @@ def build_stats(topics: Sequence[Any], runs: Sequence[Any], judgments: Iterable[
     ``run_id`` and ``results[number].bullets[k].text`` are read); ``votes`` is ``bolt.topics.read_votes``'
     mapping; ``unit_of`` resolves a nugget citation's post id from the corpus.
     """
-    reducers = reducers_of(metrics if metrics is not None else metrics_base.REGISTRY.prototypes())
+    reducers = reducers_of(metrics if metrics is not None else metrics_base.REGISTRY.prototypes((metrics_base.SCORE,)))
     with gc_paused():  # builds ~10 live objects per bullet: see evaluation.judgments.gc_paused
         return _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judgments, unit_of, reducers)
 

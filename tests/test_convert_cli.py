@@ -117,3 +117,15 @@ def test_convert_help_uses_the_projects_formatter(action, capsys):
 def test_convert_score_refuses_runs_without_a_value(capsys):
     assert main(["convert", "score", "autonuggetizer", "--topics", "t.xml", "--judgments", "j.jsonl", "--runs"]) == 2
     assert "--runs" in capsys.readouterr().err
+
+
+def test_one_registry_holds_the_track_metrics_as_families():
+    from evaluation.metrics import REGISTRY, SCORE, parse_metric
+
+    assert REGISTRY.family("AN_vital") == "autonuggetizer" and REGISTRY.family("argue_f1") == "argue"
+    assert REGISTRY.family("F_GD") == SCORE and "AN_vital" not in REGISTRY.names((SCORE,))
+    with pytest.raises(ValueError, match="unknown metric 'AN_vital'"):
+        parse_metric("AN_vital")  # bolt score cannot compute a track's metric
+    with pytest.raises(ValueError, match="unknown metric 'F_GD'"):
+        parse_track_metric("F_GD")
+    assert parse_metric("AN_vital(strict=True)", families=None) == AN_vital(strict=True)

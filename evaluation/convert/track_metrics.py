@@ -24,10 +24,13 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
-from evaluation.metrics.base import Metric, ParamInfo, Registry, mean
+from evaluation.metrics import base
+from evaluation.metrics.base import Metric, ParamInfo, mean
 from evaluation.metrics.nugget import f_beta
 
-TRACK_METRICS = Registry({}, {})
+#: The tracks' metric families in the one registry (``evaluation.metrics.REGISTRY``).
+AUTONUGGETIZER, ARGUE = "autonuggetizer", "argue"
+TRACK_FAMILIES = (AUTONUGGETIZER, ARGUE)
 CREDIT = {"support": 1.0, "partial_support": 0.5, "not_support": 0.0}
 WEIGHT = {"vital": 1.0, "okay": 0.5}
 
@@ -90,13 +93,13 @@ def parse_track_metric(text: str) -> Metric:
     from indexing.spec import parse_call
 
     name, params = parse_call(text, what="metric", bare_words=True)
-    proto = TRACK_METRICS.get(name)
+    proto = base.REGISTRY.get(name, TRACK_FAMILIES)
     return proto(**params) if params else proto
 
 
-AN_all = TRACK_METRICS.register(ANAll())
-AN_vital = TRACK_METRICS.register(ANVital())
-AN_weighted = TRACK_METRICS.register(ANWeighted())
+AN_all = base.register(ANAll(), family=AUTONUGGETIZER)
+AN_vital = base.register(ANVital(), family=AUTONUGGETIZER)
+AN_weighted = base.register(ANWeighted(), family=AUTONUGGETIZER)
 AUTONUGGET_METRICS: tuple[Metric, ...] = (AN_all, AN_all(strict=True), AN_vital, AN_vital(strict=True),
                                           AN_weighted, AN_weighted(strict=True))
 
@@ -332,13 +335,13 @@ class ArgueF1Weighted(ArgueF1):
     COVERAGE = ("covered_weighted", "nuggets_weighted")
 
 
-argue_nugget_coverage = TRACK_METRICS.register(ArgueNuggetCoverage())
-argue_nugget_coverage_weighted = TRACK_METRICS.register(ArgueNuggetCoverageWeighted())
-argue_sentence_support = TRACK_METRICS.register(ArgueSentenceSupport())
-argue_citation_support = TRACK_METRICS.register(ArgueCitationSupport())
-argue_citation_relevance = TRACK_METRICS.register(ArgueCitationRelevance())
-argue_f1 = TRACK_METRICS.register(ArgueF1())
-argue_f1_weighted = TRACK_METRICS.register(ArgueF1Weighted())
+argue_nugget_coverage = base.register(ArgueNuggetCoverage(), family=ARGUE)
+argue_nugget_coverage_weighted = base.register(ArgueNuggetCoverageWeighted(), family=ARGUE)
+argue_sentence_support = base.register(ArgueSentenceSupport(), family=ARGUE)
+argue_citation_support = base.register(ArgueCitationSupport(), family=ARGUE)
+argue_citation_relevance = base.register(ArgueCitationRelevance(), family=ARGUE)
+argue_f1 = base.register(ArgueF1(), family=ARGUE)
+argue_f1_weighted = base.register(ArgueF1Weighted(), family=ARGUE)
 ARGUE_METRICS: tuple[Metric, ...] = tuple(m(average=a) if a == "micro" else m for m in (
     argue_nugget_coverage, argue_nugget_coverage_weighted, argue_sentence_support, argue_citation_support,
     argue_citation_relevance, argue_f1, argue_f1_weighted)

@@ -8,7 +8,7 @@ True
 """
 from __future__ import annotations
 
-from evaluation.metrics.base import (REGISTRY, Metric, ParamInfo, TopicStats, parse_metric, parse_metrics,
+from evaluation.metrics.base import (REGISTRY, SCORE, Metric, ParamInfo, TopicStats, parse_metric, parse_metrics,
                                      reducers_of, register)
 from evaluation.metrics.facts import BulletFacts, Reducer, Response, TopicContext
 from evaluation.metrics.citation import F_c, P_c, R_c
@@ -24,7 +24,7 @@ DEFAULT_METRICS: tuple[Metric, ...] = (P_n, R_n, P_c, R_c, F_c, F_GD, ERR, nugge
 #: The order every table shows metrics in (leaderboards, the report, CSV readers): SPEC §6 order.
 METRIC_ORDER: tuple[str, ...] = ("P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F", "pyramid_F")
 
-__all__ = ["Metric", "ParamInfo", "TopicStats", "REGISTRY", "register", "parse_metric", "parse_metrics",
+__all__ = ["Metric", "ParamInfo", "TopicStats", "REGISTRY", "SCORE", "register", "parse_metric", "parse_metrics",
            "reducers_of", "BulletFacts", "Reducer", "Response", "TopicContext",
            "P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F", "pyramid_F", "holistic",
            "DEFAULT_METRICS", "METRIC_ORDER"]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from indexing.spec import parse_call
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable, Mapping, NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping, NamedTuple, Sequence
 
 from evaluation.metrics.facts import Reducer
 
@@ -157,57 +157,69 @@ def reducers_of(metrics: Iterable[Metric]) -> list[Reducer]:
 
 # ---------------------------------------------------------------------------------- registry
 
+#: The family of ``bolt score``'s metrics; the tracks' metrics (``evaluation.convert.track_metrics``)
+#: are the families ``autonuggetizer`` and ``argue`` of the same registry.
+SCORE = "score"
+
+
 @dataclass
 class Registry:
-    """Metric prototypes by name; duplicates are refused, aliases resolve to the canonical name."""
+    """Metric prototypes by name, each in a family; duplicates are refused (across families too),
+    aliases resolve to the canonical name."""
 
     metrics: dict[str, Metric]
     aliases: dict[str, str]
+    families: dict[str, str] = field(default_factory=dict)  # name -> family (left out: SCORE)
 
-    def register(self, metric: Metric, aliases: tuple[str, ...] = ()) -> Metric:
+    def register(self, metric: Metric, aliases: tuple[str, ...] = (), family: str = SCORE) -> Metric:
         for name in (metric.NAME, *aliases):
             if name in self.metrics or name in self.aliases:
                 raise ValueError(f"metric name {name!r} is already registered")
         self.metrics[metric.NAME] = metric
+        self.families[metric.NAME] = family
         for a in aliases:
             self.aliases[a] = metric.NAME
         return metric
 
-    def get(self, name: str) -> Metric:
+    def family(self, name: str) -> str:
+        return self.families.get(self.aliases.get(name, name), SCORE)
+
+    def get(self, name: str, families: Sequence[str] | None = None) -> Metric:
         canonical = self.aliases.get(name, name)
-        if canonical not in self.metrics:
-            known = ", ".join(self.metrics)
+        if canonical not in self.metrics or (families is not None and self.family(canonical) not in families):
+            known = ", ".join(self.names(families))
             raise ValueError(f"unknown metric {name!r}; known metrics: {known}")
         return self.metrics[canonical]
 
-    def names(self) -> list[str]:
-        return list(self.metrics)
+    def names(self, families: Sequence[str] | None = None) -> list[str]:
+        return [n for n in self.metrics if families is None or self.family(n) in families]
 
-    def prototypes(self) -> list[Metric]:
-        return list(self.metrics.values())
+    def prototypes(self, families: Sequence[str] | None = None) -> list[Metric]:
+        return [self.metrics[n] for n in self.names(families)]
 
 
 REGISTRY = Registry({}, {})
 
 
-def register(metric: Metric, aliases: tuple[str, ...] = ()) -> Metric:
+def register(metric: Metric, aliases: tuple[str, ...] = (), family: str = SCORE) -> Metric:
     """Add a metric prototype to the global registry (refuses a name already taken)."""
-    return REGISTRY.register(metric, aliases)
+    return REGISTRY.register(metric, aliases, family)
 
 
-def parse_metric(text: str) -> Metric:
-    """``"nugget_F(beta=5)"`` -> the metric object, using ``ast`` (never ``eval``)."""
+def parse_metric(text: str, families: Sequence[str] | None = (SCORE,)) -> Metric:
+    """``"nugget_F(beta=5)"`` -> the metric object, using ``ast`` (never ``eval``); only a metric of
+    ``families`` (left out: ``bolt score``'s; None: any)."""
     name, params = parse_call(text, what="metric", bare_words=True)
-    proto = REGISTRY.get(name)
+    proto = REGISTRY.get(name, families)
     return proto(**params) if params else proto
 
 
-def parse_metrics(texts: list[str]) -> list[Metric]:
+def parse_metrics(texts: list[str], families: Sequence[str] | None = (SCORE,)) -> list[Metric]:
     """Parse several metric names, reporting every bad one in one ValueError."""
     out, bad = [], []
     for t in texts:
         try:
-            out.append(parse_metric(t))
+            out.append(parse_metric(t, families))
         except ValueError as exc:
             bad.append(str(exc))
     if bad:
