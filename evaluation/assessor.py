@@ -41,8 +41,8 @@ from indexing.textfacts import CITATION_WORDS_BEFORE
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-    from bolt.submission import Run
-    from bolt.topics import Topic
+    from bolt.formats.submission import Run
+    from bolt.formats.topics import Topic
     from evaluation.matching.statement import StatementModel
 
 ASSESSOR_VERSION = "0.5"

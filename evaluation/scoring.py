@@ -33,7 +33,7 @@ from evaluation.judgments import (HolisticJudgment, Judgment, JudgmentSet, fully
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F, reducers_of
 from evaluation.metrics import base as metrics_base
 from evaluation.metrics.facts import BulletFacts, Reducer, Response, TopicContext, UnitKey, post_id_at, unit_key
-from bolt.topics import average_nugget_words as topics_average_nugget_words
+from bolt.formats.topics import average_nugget_words as topics_average_nugget_words
 from evaluation.metrics.err import err_facet  # noqa: F401  (re-exported)
 from evaluation.results import ScoreReport, signature  # noqa: F401  (signature re-exported)
 from indexing.errors import ToolkitError
@@ -531,8 +531,8 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
     (``evaluation.judgments.fully_judged_topics``), so a campaign halfway through gives usable means.
     The report's ``notes`` say what was noticed: unfinished judgments, facet ids the topics lack.
     """
-    from bolt.submission import read_run
-    from bolt.topics import read_topics, read_votes
+    from bolt.formats.submission import read_run
+    from bolt.formats.topics import read_topics, read_votes
     from evaluation.judgments import file_sha256, load_judgments, read_holistic
 
     topics_path = topics if isinstance(topics, (str, os.PathLike)) else None

@@ -82,7 +82,7 @@ def carried_responsive(old: dict, words: int) -> int:
 
 def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path | None, assessor: str,
           only: set[str] | None = None, encoding_errors: str | None = None) -> int:
-    from bolt.submission import read_run
+    from bolt.formats.submission import read_run
     from evaluation.metrics.facts import post_id_at
     from indexing.corpus import open_corpus
     from indexing.lookup import count_words, text_at

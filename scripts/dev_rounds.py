@@ -44,8 +44,8 @@ def round_of(topic: str) -> int:
 def run(index: Path, models: Path | None, out: Path, spec: str, run_id: str, topics_path: Path = DEV_TOPICS) -> None:
     from bolt.pipeline import Distiller, parse_config
     from bolt.pipeline.run import run_topics
-    from bolt.submission import write_run
-    from bolt.topics import read_topics
+    from bolt.formats.submission import write_run
+    from bolt.formats.topics import read_topics
     from indexing.search import open_index
 
     searcher = open_index(index)

@@ -296,7 +296,7 @@ def _stamp(minute: int) -> str:
 def generate(out: Path, seed: int = 13, scale: float = 1.0, n_topics: int = 50, use_gzip: bool = False,
              jobs: int = 1) -> dict:
     """Write ``out/corpus/``, ``out/topics.xml`` and ``out/summary.json``; return the summary."""
-    from bolt.topics import Facet, Nugget, Topic, TopicProperties, write_topics
+    from bolt.formats.topics import Facet, Nugget, Topic, TopicProperties, write_topics
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

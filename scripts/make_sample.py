@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bolt.topics import Facet, Nugget, Topic, TopicProperties, write_topics, write_votes  # noqa: E402
+from bolt.formats.topics import Facet, Nugget, Topic, TopicProperties, write_topics, write_votes  # noqa: E402
 
 XML_DECL = '<?xml version="1.0" encoding="utf-8"?>\n'
 

@@ -51,7 +51,7 @@ MAX_BULLETS, MAX_PER_POST = 10, 2
 def collect(index: Path, out: Path, topics_path: Path = DEV_TOPICS) -> None:
     from bolt.pipeline import Distiller, SystemConfig
     from bolt.pipeline.main_system import MainSystem
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from indexing.search import open_index
 
     searcher = open_index(index)
@@ -89,7 +89,7 @@ def labels() -> dict:
 
 def topic_facts() -> tuple[dict[str, int], float]:
     """Facets per topic, and the average words per nugget over the topic set (SPEC §6)."""
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from indexing.lookup import count_words
 
     topics = [t for path in TOPIC_FILES for t in read_topics(path) if is_dev(t.number)]

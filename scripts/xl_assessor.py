@@ -138,8 +138,8 @@ def main(argv=None) -> int:
     if missing or not args.runs:
         print(f"skipped: missing {', '.join(missing) or 'runs'}")
         return 0
-    from bolt.submission import read_run
-    from bolt.topics import read_topics
+    from bolt.formats.submission import read_run
+    from bolt.formats.topics import read_topics
     from evaluation.agreement import judgment_agreement
     from evaluation.assessor import Assessor, AssessorConfig
     from evaluation.judgments import read_judgments

@@ -135,3 +135,19 @@ def test_layers_run_one_way():
 def test_the_system_rule_can_fail():
     """The rule sees a leak: the demo (exempt) does import the pipeline."""
     assert any(_in(t, SYSTEM) for t in import_graph()["evaluation.commands.demo"])
+
+
+def test_evaluation_reads_only_formats_from_bolt():
+    """Outside its commands, evaluation imports from bolt only the formats (``bolt.formats``), the
+    bundled sample (``bolt.data``) and the version; its commands may also use bolt's CLI options."""
+    g = import_graph()
+    allowed = ("bolt.formats", "bolt.data")
+    wrong = {}
+    for m, ts in g.items():
+        if not _in(m, ("evaluation",)) or m in COMPOSITION:
+            continue
+        ok = allowed + (("bolt.commands",) if _in(m, ("evaluation.commands",)) else ())
+        bad = sorted(t for t in ts if _in(t, ("bolt",)) and t != "bolt" and not _in(t, ok))
+        if bad:
+            wrong[m] = bad
+    assert wrong == {}

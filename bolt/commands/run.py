@@ -55,8 +55,8 @@ def config_from_args(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from bolt.pipeline.run import make_distiller, run_topics
-    from bolt.submission import write_run
-    from bolt.topics import read_topics
+    from bolt.formats.submission import write_run
+    from bolt.formats.topics import read_topics
     from indexing.encoding import STRICT, resolve_policy
     from indexing.errors import ToolkitError
     from indexing.manifest import recorded_policy

@@ -71,7 +71,7 @@ def summary_lines(report) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bolt.validate import validate_runs, validate_topics
+    from bolt.formats.validate import validate_runs, validate_topics
 
     if args.runs:
         corpus = _open_corpus(args)

@@ -33,7 +33,7 @@ def bullet_text(b: DistilledBullet) -> str:
 
 def to_result(number: str, bullets: Sequence[DistilledBullet]):
     """A ``bolt.submission.Result`` for one topic (bullets numbered from 1 in order)."""
-    from bolt.submission import Bullet, Result, Source
+    from bolt.formats.submission import Bullet, Result, Source
 
     out = []
     for pos, b in enumerate(bullets, 1):

@@ -93,7 +93,7 @@ def run(args) -> int:
         print("error: give two judgment files (reference first), or --pairs LABELS.tsv; "
               "see 'bolt agree --help'", file=sys.stderr)
         return USAGE
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from evaluation.agreement import judgment_agreement
     from evaluation.judgments import read_judgments
 

@@ -141,7 +141,7 @@ def summarize(judgments: Iterable, stats: dict) -> Iterator:
 
 def read_runs(paths: Iterable[str]) -> list:
     """The submissions of ``paths``, refusing two that share a run id (judgments are keyed by it)."""
-    from bolt.submission import read_run
+    from bolt.formats.submission import read_run
     from indexing.errors import ToolkitError
 
     runs, seen = [], {}
@@ -156,7 +156,7 @@ def read_runs(paths: Iterable[str]) -> list:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from evaluation.assessor import Assessor
     from evaluation.judgments import write_judgments
     from indexing.encoding import MANIFEST_KEY

@@ -130,8 +130,8 @@ class Demo:
     def step_run(self, queries_path: Path) -> str:
         from bolt.pipeline.config import parse_config
         from bolt.pipeline.run import make_distiller, run_topics
-        from bolt.submission import write_run
-        from bolt.topics import read_topics
+        from bolt.formats.submission import write_run
+        from bolt.formats.topics import read_topics
 
         queries = read_topics(queries_path)
         self.run_paths = []
@@ -150,7 +150,7 @@ class Demo:
         return f"{len(queries)} topics; " + ", ".join(parts)
 
     def step_validate(self, topics_path: Path) -> str:
-        from bolt.validate import validate_runs
+        from bolt.formats.validate import validate_runs
         from indexing.errors import ToolkitError
 
         report = validate_runs(self.run_paths, topics_path, corpus=self.corpus)
@@ -163,8 +163,8 @@ class Demo:
         return f"{len(self.run_paths)} runs valid, {len(report.warnings)} warning(s){skipped}"
 
     def step_assess(self, topics_path: Path) -> str:
-        from bolt.submission import read_run
-        from bolt.topics import read_topics
+        from bolt.formats.submission import read_run
+        from bolt.formats.topics import read_topics
         from evaluation.assessor import Assessor, AssessorConfig
         from evaluation.judgments import write_judgments
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from bolt.submission import Result, read_run, write_run
-from bolt.topics import Facet, Topic, read_topics, write_topics
+from bolt.formats.submission import Result, read_run, write_run
+from bolt.formats.topics import Facet, Topic, read_topics, write_topics
 from evaluation.convert.common import (ASTERISKS, Problems, bullet, check_duplicate_texts, is_number, iter_lines,
                                        judgment, mark_lines, one_folder, write_lines)
 from evaluation.judgments import read_holistic, read_judgments, write_judgments

@@ -31,8 +31,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
-from bolt.submission import Result, read_run, write_run
-from bolt.topics import Facet, Nugget, Topic, read_topics, write_topics
+from bolt.formats.submission import Result, read_run, write_run
+from bolt.formats.topics import Facet, Nugget, Topic, read_topics, write_topics
 from evaluation.convert.common import (NO_DOCUMENT, RULES_PREFIX, Problems, bullet, check_duplicate_texts,
                                        cited_documents, export_with_one_topics_file, format_aggregators,
                                        iter_json_lines, iter_lines, parse_aggregators, write_jsonl)

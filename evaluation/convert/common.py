@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from indexing.problems import ERROR, WARNING, Problem, ProblemsError
-from bolt.submission import Bullet, Source, clean_text
+from bolt.formats.submission import Bullet, Source, clean_text
 from evaluation.convert.rules import RULES
 from evaluation.judgments import JudgedSource, Judgment
 from indexing.atomic import atomic_open, atomic_write_text

@@ -37,8 +37,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
-from bolt.submission import Result, clean_text, read_run, write_run
-from bolt.topics import IMPORTANCES, Facet, Topic, read_topics, write_topics
+from bolt.formats.submission import Result, clean_text, read_run, write_run
+from bolt.formats.topics import IMPORTANCES, Facet, Topic, read_topics, write_topics
 from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, cited_documents,
                                        export_with_one_topics_file, iter_json_lines, judgment, write_jsonl)
 from evaluation.convert.track_metrics import UNASSESSED_KEY

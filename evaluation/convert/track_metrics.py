@@ -179,7 +179,7 @@ def _score_track(topics_path: str | os.PathLike, judgments_path: str | os.PathLi
     The answers the judgments header lists as unassessed are left out of their run's topics (and so
     of its mean), each with a warning.
     """
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from evaluation.judgments import file_sha256, read_header, read_judgments
     from indexing.errors import ToolkitError
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from bolt.submission import Result, read_run, write_run
-from bolt.topics import IMPORTANCES, VOTES_HEADER, Facet, Topic, read_topics, read_votes, write_topics, write_votes
+from bolt.formats.submission import Result, read_run, write_run
+from bolt.formats.topics import IMPORTANCES, VOTES_HEADER, Facet, Topic, read_topics, read_votes, write_topics, write_votes
 from evaluation.convert.aquaint import ASSESSOR_PREFIX, PilotItem, PilotMark, iter_items, iter_marks, iter_questions
 from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, iter_lines, judgment, mark_lines,
                                        one_folder, one_topics_file, write_lines)

@@ -216,7 +216,7 @@ def prepare_judged(topics_path: str | Path, judgments_path: str | Path | Sequenc
     ``forum:`` and the topic number (its own held-out group, told apart from pair-label topics).
     ``judgments_path`` may be several files (a bullet judged in two of them: the union of their facets).
     """
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from evaluation.judgments import read_judgments
     from evaluation.matching.text import script_lang
 

@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from bolt.submission import Run
+from bolt.formats.submission import Run
 from evaluation.metrics.facts import post_id_at, unit_key
 from evaluation.judgments.reuse import BulletKey, bullet_key
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from bolt import __version__
-from bolt.submission import Run
-from bolt.topics import Facet, Nugget, Topic, add_facets, find_nugget_offsets, nugget_resolves, read_topics
+from bolt.formats.submission import Run
+from bolt.formats.topics import Facet, Nugget, Topic, add_facets, find_nugget_offsets, nugget_resolves, read_topics
 from evaluation.judgments import META_KEY, JudgedSource, Judgment, dumps_judgment, read_header, read_judgments
 from evaluation.metrics.facts import unit_key
 from evaluation.workbench.pool import PoolItem, build_pool

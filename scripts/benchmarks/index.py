@@ -194,7 +194,7 @@ def _dump_json(units_db: Path, out: Path, files_per_lang: int = 2) -> int:
 
 def _topic_queries(path, n: int) -> list[str]:
     """Every topic's query, then one nugget sentence per facet (in its own language), up to ``n``."""
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
 
     topics = read_topics(path)
     pool = [t.query for t in topics]

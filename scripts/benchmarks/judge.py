@@ -149,7 +149,7 @@ def _clip(page, item) -> dict:
 
 def _large_file(work: Path, runs: list[str], topics: str, corpus: str, kept: int) -> dict:
     """Save latency in process (no browser, no HTTP), the file also holding ``kept`` lines about other runs."""
-    from bolt.submission import read_run
+    from bolt.formats.submission import read_run
     from evaluation.judgments import read_judgments, write_judgments
     from evaluation.workbench.session import JudgingSession
     from indexing.corpus import open_corpus

@@ -123,7 +123,7 @@ def _reach(topics, run_path: Path, corpus) -> dict:
     cites at least one post (thread id, post id) that holds such a nugget. ``rate`` =
     reached / eligible.
     """
-    from bolt.submission import read_run
+    from bolt.formats.submission import read_run
 
     run = read_run(run_path)
     eligible, reached = [], []
@@ -161,8 +161,8 @@ def quality(args, work: Path) -> dict:
     from bolt.data import sample_corpus_path
     from bolt.pipeline import Distiller, parse_config
     from bolt.pipeline.run import run_topics
-    from bolt.submission import write_run
-    from bolt.topics import read_topics
+    from bolt.formats.submission import write_run
+    from bolt.formats.topics import read_topics
     from indexing.search import open_index
     from topics import path as topic_path
 
@@ -209,7 +209,7 @@ def quality(args, work: Path) -> dict:
 def latency(args, work: Path) -> dict:
     from bolt.data import sample_corpus_path
     from bolt.pipeline import Distiller, parse_config
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from indexing.search import open_index
     from topics import path as topic_path
 
@@ -305,8 +305,8 @@ def dev(args, work: Path) -> dict:
         return {"skipped": f"{missing[0]} is absent"}
     from bolt.pipeline import Distiller, parse_config
     from bolt.pipeline.run import run_topics
-    from bolt.submission import write_run
-    from bolt.topics import read_topics
+    from bolt.formats.submission import write_run
+    from bolt.formats.topics import read_topics
     from indexing.search import open_index
 
     def script(name: str):

@@ -27,8 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _generate(args, workdir: Path):
     """Topics (bolt.topics records), runs (bolt.submission records) and a judgments file."""
-    from bolt.submission import Bullet, Result, Run, Source
-    from bolt.topics import Facet, Nugget, Topic, TopicProperties
+    from bolt.formats.submission import Bullet, Result, Run, Source
+    from bolt.formats.topics import Facet, Nugget, Topic, TopicProperties
     from evaluation.judgments import JudgedSource, Judgment, write_judgments
 
     rng = random.Random(args.seed)
@@ -173,8 +173,8 @@ def _sentence(rng: random.Random) -> str:
 
 def _assess_generate(args):
     """One thread per topic (real reader), topics with 8 facets, runs drawing bullets from a pool."""
-    from bolt.submission import Bullet, Result, Run, Source
-    from bolt.topics import Facet, Nugget, Topic
+    from bolt.formats.submission import Bullet, Result, Run, Source
+    from bolt.formats.topics import Facet, Nugget, Topic
     from indexing.corpus import MemoryCorpus
     from indexing.reader import parse_thread_text
 

@@ -103,7 +103,7 @@ def make_run(path: Path, numbers: list[str], n_bullets: int, cites, rng: random.
 
 _CHILD = r"""
 import json, resource, sys, time
-from bolt.validate import validate_runs
+from bolt.formats.validate import validate_runs
 run, topics, corpus_dir = sys.argv[1], sys.argv[2], sys.argv[3]
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 corpus = None

@@ -21,15 +21,15 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from indexing.problems import ERROR, Problem, ProblemsError
-from bolt.submission.checks import check_result, usable_run_id
-from bolt.submission.records import Bullet, Result, Run, Source, collapse
-from bolt.submission.rules import (ATTRIBUTES, BAD_RUN_ID, BULLET_WITHOUT_SOURCE, DUPLICATE_RESULT, ELEMENTS,
+from bolt.formats.submission.checks import check_result, usable_run_id
+from bolt.formats.submission.records import Bullet, Result, Run, Source, collapse
+from bolt.formats.submission.rules import (ATTRIBUTES, BAD_RUN_ID, BULLET_WITHOUT_SOURCE, DUPLICATE_RESULT, ELEMENTS,
                                    EMPTY_RESPONSE, ENTITY_REFUSED, FILE_UNREADABLE, MISPLACED_ELEMENT,
                                    MISSING_RESPONSE, MISSING_TOPIC_NUMBER, MIXED_ROOTS, MULTIPLE_RESPONSES,
                                    NOT_WELL_FORMED, NO_RESULTS, PARENT, SOURCE_BAD_OFFSET, SOURCE_HAS_CONTENT,
                                    SOURCE_MISSING_OFFSET, SOURCE_MISSING_POST, TEXT_OUTSIDE_BULLET, TOO_LARGE,
                                    UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, _problem)
-from bolt.submission.stream import StreamFault, wrapped_chunks
+from bolt.formats.submission.stream import StreamFault, wrapped_chunks
 
 # Limits that keep memory bounded; a run within them streams at one result at a time.
 MAX_BULLETS_PER_RESULT = 10_000

@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import Iterable
 
 from indexing.problems import ERROR, Problem, ProblemsError
-from bolt.submission.checks import check_result, usable_run_id, usable_thread_id
-from bolt.submission.records import BAD_XML_CHARS, Bullet, Result, Source, collapse
-from bolt.submission.rules import BAD_RUN_ID, DUPLICATE_RESULT, MISSING_TOPIC_NUMBER, SOURCE_MISSING_POST, _problem
+from bolt.formats.submission.checks import check_result, usable_run_id, usable_thread_id
+from bolt.formats.submission.records import BAD_XML_CHARS, Bullet, Result, Source, collapse
+from bolt.formats.submission.rules import BAD_RUN_ID, DUPLICATE_RESULT, MISSING_TOPIC_NUMBER, SOURCE_MISSING_POST, _problem
 from indexing.atomic import atomic_write_text
 
 

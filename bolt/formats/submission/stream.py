@@ -12,7 +12,7 @@ import codecs
 import re
 from typing import IO, Iterator
 
-from bolt.submission.rules import (BAD_ENCODING_DECLARATION, DOCTYPE_REFUSED, EMPTY_FILE, ENTITY_REFUSED,
+from bolt.formats.submission.rules import (BAD_ENCODING_DECLARATION, DOCTYPE_REFUSED, EMPTY_FILE, ENTITY_REFUSED,
                                    INVALID_UTF8, NOT_WELL_FORMED, TOO_LARGE)
 
 CHUNK_BYTES = 1 << 20

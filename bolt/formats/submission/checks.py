@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 
 from indexing.problems import Problem
-from bolt.submission.records import BAD_XML_CHARS, Result
-from bolt.submission.rules import (BULLET_WITHOUT_SOURCE, DUPLICATE_BULLET, DUPLICATE_SOURCE, EMPTY_BULLET_TEXT,
+from bolt.formats.submission.records import BAD_XML_CHARS, Result
+from bolt.formats.submission.rules import (BULLET_WITHOUT_SOURCE, DUPLICATE_BULLET, DUPLICATE_SOURCE, EMPTY_BULLET_TEXT,
                                    EMPTY_RESPONSE, NEGATIVE_OFFSET, SOURCE_MISSING_POST, _problem)
 
 MAX_RUN_ID_CHARS = 200
