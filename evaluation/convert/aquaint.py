@@ -315,16 +315,29 @@ def import_pilot(folder: str | os.PathLike, out: str | os.PathLike) -> Converted
     """Read a pilot folder, check it whole, and write topics, runs, judgments and holistic files to ``out``."""
     files = find_files(folder)
     problems = Problems()
-    out = Path(out)
+    questions = _read_questions(files, problems)
+    items = _read_responses(files, questions, problems)
+    nuggets = _read_nugget_lists(files, questions, problems)
+    marks = _read_marks(files, items, nuggets, problems)
+    holistic_rows = _read_holistic_rows(files, items, problems)
+    problems.check()
+    return _write_pilot(Path(out), files, questions, items, nuggets, marks, holistic_rows, problems)
 
+
+def _read_questions(files: PilotFiles, problems: Problems) -> dict[str, PilotQuestion]:
+    """The questions by number (a repeated number is an error)."""
     questions: dict[str, PilotQuestion] = {}
     for q in iter_questions(files.questions, problems):
         if q.qnum in questions:
             problems.error(files.questions, q.line, "question-duplicate",
                            f"question {q.qnum} appears again (first at line {questions[q.qnum].line})")
         questions[q.qnum] = q
+    return questions
 
-    # Responses: run -> qnum -> items.
+
+def _read_responses(files: PilotFiles, questions: dict[str, PilotQuestion],
+                    problems: Problems) -> dict[str, dict[str, list[PilotItem]]]:
+    """Responses: run -> qnum -> items, each in its question's file, one file per run and question."""
     items: dict[str, dict[str, list[PilotItem]]] = {}
     where: dict[tuple[str, str], Path] = {}
     for path in files.responses:
@@ -348,8 +361,12 @@ def import_pilot(folder: str | os.PathLike, out: str | os.PathLike) -> Converted
         for qnum, its in by_q.items():
             check_duplicate_texts(where[(qnum, run)], {i.item: i.line for i in its}, [i.text for i in its],
                                   qnum, run, problems)
+    return items
 
-    # Nugget lists: assessor -> qnum -> nuggets.
+
+def _read_nugget_lists(files: PilotFiles, questions: dict[str, PilotQuestion],
+                       problems: Problems) -> dict[str, dict[str, list[PilotNugget]]]:
+    """Nugget lists: assessor -> qnum -> nuggets (a question without a list: a warning)."""
     nuggets: dict[str, dict[str, list[PilotNugget]]] = {}
     for assessor, by_q in sorted(files.nuggets.items()):
         for qnum, path in sorted(by_q.items(), key=lambda kv: int(kv[0])):
@@ -364,8 +381,12 @@ def import_pilot(folder: str | os.PathLike, out: str | os.PathLike) -> Converted
                 problems.warning(files.questions, questions[qnum].line, "nuggets-missing",
                                  f"assessor {assessor} has no nugget list {qnum}.{assessor}; the question gets no "
                                  "facets and every run scores 0 on it", qnum)
+    return nuggets
 
-    # Marks: check each against the responses and the assessor's list.
+
+def _read_marks(files: PilotFiles, items: dict[str, dict[str, list[PilotItem]]],
+                nuggets: dict[str, dict[str, list[PilotNugget]]], problems: Problems) -> dict[str, list[PilotMark]]:
+    """Marks by assessor, each checked against the responses and the assessor's nugget list."""
     marks: dict[str, list[PilotMark]] = {}
     for assessor, by_q in sorted(files.marks.items()):
         if assessor not in nuggets:
@@ -392,7 +413,12 @@ def import_pilot(folder: str | os.PathLike, out: str | os.PathLike) -> Converted
                                    "use a number of that list", qnum, mk.item)
                     continue
                 marks.setdefault(assessor, []).append(mk)
+    return marks
 
+
+def _read_holistic_rows(files: PilotFiles, items: dict[str, dict[str, list[PilotItem]]],
+                        problems: Problems) -> list[tuple[str, str, str, float, float]]:
+    """Holistic scores as (qnum, run, assessor, content, organisation) rows (none without the file)."""
     holistic_rows: list[tuple[str, str, str, float, float]] = []
     if files.holistic is not None:
         seen: dict[tuple[str, str], int] = {}
@@ -409,9 +435,14 @@ def import_pilot(folder: str | os.PathLike, out: str | os.PathLike) -> Converted
                                                                        range(1, len(h.pairs) + 1))
             for name, (c, o) in zip(names, h.pairs):
                 holistic_rows.append((h.qnum, h.run, name, c, o))
-    problems.check()
+    return holistic_rows
 
-    # Write our formats.
+
+def _write_pilot(out: Path, files: PilotFiles, questions: dict[str, PilotQuestion],
+                 items: dict[str, dict[str, list[PilotItem]]],
+                 nuggets: dict[str, dict[str, list[PilotNugget]]], marks: dict[str, list[PilotMark]],
+                 holistic_rows: list[tuple[str, str, str, float, float]], problems: Problems) -> Converted:
+    """Write our formats: topics and judgments per assessor, one run per pilot run, holistic TSVs."""
     out.mkdir(parents=True, exist_ok=True)
     topics_paths, judgment_paths, run_paths, hol_paths = {}, {}, [], {}
     for assessor, by_q in nuggets.items():
