@@ -197,7 +197,7 @@ class MainSystem:
         with d.stage("score"):
             subject = subject_words(query)
             parts = self.prior_parts(sents, subject)
-            prior = [0.0 if p is None else p[0] * p[1] * p[2] for p in parts]
+            prior = prior_products(parts)
             keep = [i for i, p in enumerate(prior) if p > 0]
             sents, prior, parts = [sents[i] for i in keep], [prior[i] for i in keep], [parts[i] for i in keep]
             if not sents:
@@ -331,7 +331,7 @@ class MainSystem:
 
     def priors(self, sents: list[Sentence], subject: frozenset[str] = frozenset()) -> list[float]:
         """Per sentence: informativeness x role weight x answer-position weight; 0 for a signature (dropped)."""
-        return [0.0 if p is None else p[0] * p[1] * p[2] for p in self.prior_parts(sents, subject)]
+        return prior_products(self.prior_parts(sents, subject))
 
     def prior_parts(self, sents: list[Sentence],
                     subject: frozenset[str] = frozenset()) -> list[tuple[float, float, float] | None]:
@@ -544,6 +544,11 @@ def blend_bm25(lexical: list[float], bm25: list[float], sents: list[Sentence], w
         top[s.lang] = max(top.get(s.lang, 0.0), b)
     return [(1 - w) * lx + w * (b / top[s.lang] if top[s.lang] > 0 else 0.0)
             for lx, b, s in zip(lexical, bm25, sents)]
+
+
+def prior_products(parts: list[tuple[float, float, float] | None]) -> list[float]:
+    """Each sentence's prior from ``prior_parts``: informativeness x position x role; 0 for a signature."""
+    return [0.0 if p is None else p[0] * p[1] * p[2] for p in parts]
 
 
 def language_focus(top: dict[str, float], floor: float, ratio: float) -> set[str]:
