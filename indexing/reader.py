@@ -473,7 +473,7 @@ def parse_thread_text(raw: str, *, path: str, line: int = 1, lang: str | None = 
     except UnicodeEncodeError as exc:
         bad = BAD_BYTE.search(raw)
         at = bad.start() if bad else exc.start
-        raise fail(f"invalid UTF-8 byte 0x{ord(raw[at]) - 0xDC00:02X}" if bad else "invalid character", at,
+        raise fail(f"invalid UTF-8 byte 0x{bad_byte(raw[at]):02X}" if bad else "invalid character", at,
                    LENIENT_HINT) from None
     if prolog > 0 and "<!" in raw[:prolog] and _DTD.search(raw, 0, prolog):  # only a prolog can hold a DTD
         raise fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)",

@@ -175,7 +175,7 @@ def _sentences_in(text: str, start: int, end: int) -> list[tuple[int, int]]:
         out.append((s, m.end()))
         s = m.end()
     out.append((s, end))
-    return [(a, b) for a, b in (_strip(text, a, b) for a, b in out) if b > a]
+    return [(a, b) for a, b in (strip_span(text, a, b) for a, b in out) if b > a]
 
 
 def _inside_word(text: str, i: int, start: int, end: int) -> bool:
@@ -184,7 +184,8 @@ def _inside_word(text: str, i: int, start: int, end: int) -> bool:
             and bool(_ASCII_ALNUM.match(text[i + 1])))
 
 
-def _strip(text: str, a: int, b: int) -> tuple[int, int]:
+def strip_span(text: str, a: int, b: int) -> tuple[int, int]:
+    """``(a, b)`` narrowed to hold no white space at either end (the one span trimmer)."""
     while a < b and text[a].isspace():
         a += 1
     while b > a and text[b - 1].isspace():
@@ -228,5 +229,5 @@ def _cut(text: str, folded: str, s: int, e: int, lang: str, min_len: int, max_le
     if best is None:
         return [(s, e)]
     p = best[1]
-    (a, b), (c, d) = _strip(text, s, p), _strip(text, p, e)
+    (a, b), (c, d) = strip_span(text, s, p), strip_span(text, p, e)
     return _cut(text, folded, a, b, lang, min_len, max_len) + _cut(text, folded, c, d, lang, min_len, max_len)

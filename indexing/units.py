@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from typing import Iterator, NamedTuple
 
 from indexing.records import Post, SpanMap, Thread, decode_offsets
-from indexing.sentences import split_sentences
+from indexing.sentences import split_sentences, strip_span
 
 POST = "post"
 PASSAGE = "passage"
@@ -111,7 +111,7 @@ def iter_units(thread: Thread, config: UnitConfig = UnitConfig(),
         for quoted, pieces in segments(post):
             span = SpanMap(raw, pieces)
             text = span.text
-            i, j = _strip(text, 0, len(text))
+            i, j = strip_span(text, 0, len(text))
             if i >= j:
                 continue
             if want_post:
@@ -147,14 +147,6 @@ def fast_sentences(text: str) -> list[tuple[int, int]]:
             e = s + len(m.group().rstrip())
         spans.append((s, e))
     return spans
-
-
-def _strip(text: str, i: int, j: int) -> tuple[int, int]:
-    while i < j and text[i].isspace():
-        i += 1
-    while j > i and text[j - 1].isspace():
-        j -= 1
-    return i, j
 
 
 _TAG = re.compile(r"<[^>]*>")
