@@ -56,7 +56,7 @@ class SystemConfig:
     Arabic posts are cut into clauses of ``arz_clause_min``..``arz_clause_max`` words
     (``indexing.sentences.split_clauses``; a longer clause carries its key word more often).
     An Arabic bullet is its clause joined with up to ``arz_window`` clauses that follow it in the
-    same sentence (at most ``max_words`` words; 0: off): a clause of a run-on comment often ends
+    same sentence (at most ``max_words`` words; 0: off; 1 by docs/system.md "Two-clause window"): a clause of a run-on comment often ends
     before the word that makes it an answer (``bolt.pipeline.candidates.clause_window``).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
@@ -139,7 +139,7 @@ class SystemConfig:
     lang_ratio: float = 0.6
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
-    arz_window: int = 0
+    arz_window: int = 1
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.5
