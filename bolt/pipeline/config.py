@@ -56,8 +56,9 @@ class SystemConfig:
     Arabic posts are cut into clauses of ``arz_clause_min``..``arz_clause_max`` words
     (``indexing.sentences.split_clauses``; a longer clause carries its key word more often).
     An Arabic bullet is its clause joined with up to ``arz_window`` clauses that follow it in the
-    same sentence (at most ``max_words`` words; 0: off; 1 by docs/system.md "Two-clause window"): a clause of a run-on comment often ends
-    before the word that makes it an answer (``bolt.pipeline.candidates.clause_window``).
+    same sentence (at most ``max_words`` words; 0: off; 1 by docs/system.md "Two-clause window"):
+    a clause of a run-on comment often ends before the word that makes it an answer
+    (``bolt.pipeline.candidates.clause_window``).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
     its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence, clause_window
@@ -392,7 +393,8 @@ class MainSystem:
                 continue
             seen_posts.add((s.thread, s.post))
             sources.append((s.thread, s.offset))
-        return DistilledBullet(text, tuple(sources), round(scores[c.head], 6), head.lang, self.d.gloss(head))
+        gloss = self.d.gloss(head if text == head.text else replace(head, text=text))  # the bullet's own words
+        return DistilledBullet(text, tuple(sources), round(scores[c.head], 6), head.lang, gloss)
 
     # -- Arabic and Chinese ------------------------------------------------------------------
     def _thread_first(self, query: str, plan: QueryPlan, posts: list[CandidatePost], sents: list[Sentence],
