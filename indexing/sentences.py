@@ -126,16 +126,26 @@ def split_clauses(text: str, lang: str, limits: tuple[int, int] | None = None) -
     ``limits`` ``(min_len, max_len)`` replaces the language's :data:`CLAUSE_LIMITS`.
     Spans hold no white space at either end; offsets index ``text`` itself.
     """
+    return [(s, e) for _, s, e in clauses_by_sentence(text, lang, limits)]
+
+
+def clauses_by_sentence(text: str, lang: str,
+                        limits: tuple[int, int] | None = None) -> list[tuple[int, int, int]]:
+    """:func:`split_clauses`'s spans with the number of the sentence each was cut from:
+    ``[(sentence, start, end), ...]`` (English: every sentence is its own). Two clauses of one
+    sentence are neighbours a bullet may join (``bolt.pipeline.candidates.clause_window``)."""
     if lang not in CLAUSE_LIMITS:
-        return split_sentences(text, lang)
+        return [(i, s, e) for i, (s, e) in enumerate(split_sentences(text, lang))]
     folded = fold_chinese(text) if lang == "cmn" else text  # one script for the markers, same length
     min_len, max_len = limits or CLAUSE_LIMITS[lang]
     if not 1 <= min_len <= max_len:
         raise ValueError(f"clause limits must be 1 <= min_len <= max_len, got {(min_len, max_len)}")
-    spans: list[tuple[int, int]] = []
+    spans: list[tuple[int, int, int]] = []
+    n = 0
     for start, end in _wrapped_lines(text):
         for s, e in _sentences_in(text, start, end):
-            spans.extend(_cut(text, folded, s, e, lang, min_len, max_len))
+            spans.extend((n, a, b) for a, b in _cut(text, folded, s, e, lang, min_len, max_len))
+            n += 1
     return spans
 
 

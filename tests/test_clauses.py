@@ -87,3 +87,43 @@ def test_bad_clause_limits_are_refused():
 
     with pytest.raises(ValueError, match="clause limits"):
         split_clauses(RUN_ON, "arz", (10, 5))
+
+
+# 25 + 6 words, written for this test: "we've talked about this a lot before and the officials have
+# known the problem well for ages, and so what | that is, when people complain again does anyone
+# listen or answer us. God mend things, folks, by God"
+WINDOW = ("الموضوع ده اتكلمنا فيه كتير قبل كده والمسؤولين عارفين المشكلة كويس من زمان وايه "
+          "يعنى لما الناس تشتكي تاني هو حد بيسمع ولا بيرد علينا. ربنا يصلح الحال يا جماعة والله")
+
+
+def test_clauses_know_the_sentence_they_were_cut_from():
+    from indexing.sentences import clauses_by_sentence
+
+    # 25 words cut before 'يعنى' (that is): 14 | 11. The first clause is 66 letters and 13 spaces
+    # (7+2+7+3+4+3+3+10+6+7+4+2+4+4), the second 43 letters and 10 spaces; the second sentence
+    # (after '.') is 25 letters and 5 spaces
+    assert clauses_by_sentence(WINDOW, "arz") == [(0, 0, 79), (0, 80, 133), (1, 134, 164)]
+    assert split_clauses(WINDOW, "arz") == [(0, 79), (80, 133), (134, 164)]
+    assert WINDOW[0:79].endswith("وايه") and WINDOW[80:133].startswith("يعنى")
+    assert clauses_by_sentence("One. Two three.", "eng") == [(0, 0, 4), (1, 5, 15)]
+
+
+def test_a_clause_window_joins_the_next_clause_of_its_sentence_only():
+    from bolt.pipeline.candidates import CandidatePost, clause_window, post_sentences
+    from indexing.reader import parse_thread_text
+
+    head = '<doc id="ARZ_T1">\n<headline>\nعنوان\n</headline>\n'  # 18 + 11 + 6 + 12 = 47 characters
+    tag = '<post author="a" datetime="2010-04-04T20:41:00" id="p1">\n'  # 57 characters
+    raw = head + tag + WINDOW + "\n</post>\n</doc>\n"
+    thread = parse_thread_text(raw, path="a.xml", lang="arz")
+    sents = post_sentences(thread, CandidatePost("ARZ_T1", "p1", "arz", 1.0, 0, 1.0))
+    assert [(s.offset, s.end) for s in sents] == [(104, 183), (184, 237), (238, 268)]  # 104 + the spans
+    assert all(raw[s.offset:s.end] == s.text for s in sents)
+    # the dangling "and so what" clause gets the clause that says what it means; the citation
+    # (its first character) stays where it was
+    assert clause_window(thread, sents[0], 1, 60) == WINDOW[0:133]
+    # never into the next sentence, never past max_words, never into another bullet's clause
+    assert clause_window(thread, sents[1], 1, 60) == WINDOW[80:133]
+    assert clause_window(thread, sents[0], 1, 24) == WINDOW[0:79]
+    assert clause_window(thread, sents[0], 1, 60, taken=frozenset({1})) == WINDOW[0:79]
+    assert clause_window(thread, sents[0], 0, 60) == WINDOW[0:79]

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from indexing.sentences import split_clauses
+from indexing.sentences import clauses_by_sentence, split_clauses
+from indexing.textfacts import count_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +90,33 @@ def post_sentences(thread, cand: CandidatePost,
         out.append(Sentence(cand.thread, cand.post, cand.lang, raw_start, raw_end, text, i,
                             cand.norm, cand.rank))
     return out
+
+
+def clause_window(thread, s: Sentence, after: int, max_words: int,
+                  limits: dict[str, tuple[int, int]] | None = None,
+                  taken: frozenset[int] = frozenset()) -> str:
+    """The text of clause ``s`` joined with up to ``after`` clauses that follow it in the same
+    sentence of its post (``indexing.sentences.clauses_by_sentence``), at most ``max_words``
+    words, stopping before a clause whose position is in ``taken`` (another bullet's).
+
+    A clause cut from a run-on comment often ends before the word that makes it an answer
+    ("... وايه" | "يعنى لما يمثل مع كاميرون دياز هو اقل منها"); its neighbour in the sentence
+    completes it. The citation (the clause's first character) is unchanged. ``s.text`` when
+    nothing is joined."""
+    post = thread.post(s.post) if thread is not None else None
+    if post is None or after <= 0:
+        return s.text
+    tm = thread.text_map(post, quotes=False)
+    spans = clauses_by_sentence(tm.text, s.lang, (limits or {}).get(s.lang))
+    if s.position >= len(spans):
+        return s.text
+    sent, start, end = spans[s.position]
+    text = s.text
+    for k in range(s.position + 1, min(len(spans), s.position + 1 + after)):
+        if spans[k][0] != sent or k in taken:
+            break
+        joined = " ".join(_unwrap(tm.text[start:spans[k][2]]).split())
+        if count_words(joined) > max_words:
+            break
+        text = joined
+    return text

@@ -55,6 +55,10 @@ class SystemConfig:
     docs/system.md "Language focus").
     Arabic posts are cut into clauses of ``arz_clause_min``..``arz_clause_max`` words
     (``indexing.sentences.split_clauses``; a longer clause carries its key word more often).
+    An Arabic bullet is its clause joined with up to ``arz_window`` clauses that follow it in the
+    same sentence (at most ``max_words`` words; 0: off; 1 by docs/system.md "Two-clause window"):
+    a clause of a run-on comment often ends before the word that makes it an answer
+    (``bolt.pipeline.candidates.clause_window``).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
     its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the
@@ -136,6 +140,7 @@ class SystemConfig:
     lang_ratio: float = 0.6
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
+    arz_window: int = 1
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.5
@@ -158,7 +163,7 @@ class SystemConfig:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
-                  "max_per_post", "weak_bullets", "thread_top", "answer_bullets", "arz_clause_min"):
+                  "max_per_post", "weak_bullets", "thread_top", "answer_bullets", "arz_clause_min", "arz_window"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",

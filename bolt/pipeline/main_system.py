@@ -23,9 +23,10 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from bolt.pipeline.anchors import sentence_anchors
-from bolt.pipeline.candidates import CandidatePost, Sentence
+from bolt.pipeline.candidates import CandidatePost, Sentence, clause_window
 from bolt.pipeline.forum import content_positions, normalised, position_weight, role_weight, signatures, thread_roles
 from bolt.pipeline.informative import SPECIFIC, informativeness, subject_words
 from bolt.pipeline.redundancy import Cluster, cluster
@@ -316,7 +317,11 @@ class MainSystem:
                 above = above[: max(0, cap - len(extra) - len(first))]
                 keep = above + extra + first
             keep.sort(key=lambda c: (-scores[c.head], sentence_key(sents[c.head])))
-            return [self._bullet(c, sents, scores) for c in keep]
+            heads: dict[tuple[str, str], frozenset[int]] = {}
+            for c in keep:
+                h = sents[c.head]
+                heads[(h.thread, h.post)] = heads.get((h.thread, h.post), frozenset()) | {h.position}
+            return [self._bullet(c, sents, scores, heads) for c in keep]
 
     def answers_in_focus(self, s: Sentence, focus: dict[str, float],
                          subject: frozenset[str] = frozenset()) -> bool:
@@ -369,8 +374,17 @@ class MainSystem:
             out.append((info, pos, role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight)))
         return out
 
-    def _bullet(self, c: Cluster, sents: list[Sentence], scores: list[float]) -> DistilledBullet:
+    def _bullet(self, c: Cluster, sents: list[Sentence], scores: list[float],
+                heads: dict[tuple[str, str], frozenset[int]] | None = None) -> DistilledBullet:
+        """One bullet per cluster: the head's text (an Arabic head joined with the clauses after it,
+        ``arz_window``, never into another bullet's clause: ``heads`` per post), citing the head
+        first, then one sentence of every other post in the cluster."""
         head = sents[c.head]
+        cfg = self.d.config
+        text = head.text
+        if head.lang == "arz" and cfg.arz_window > 0:
+            text = clause_window(self.d.thread(head.thread), head, cfg.arz_window, cfg.max_words,
+                                 cfg.clause_limits(), (heads or {}).get((head.thread, head.post), frozenset()))
         sources = [(head.thread, head.offset)]
         seen_posts = {(head.thread, head.post)}
         for m in sorted(c.members[1:], key=lambda i: sentence_key(sents[i])):
@@ -379,7 +393,8 @@ class MainSystem:
                 continue
             seen_posts.add((s.thread, s.post))
             sources.append((s.thread, s.offset))
-        return DistilledBullet(head.text, tuple(sources), round(scores[c.head], 6), head.lang, self.d.gloss(head))
+        gloss = self.d.gloss(head if text == head.text else replace(head, text=text))  # the bullet's own words
+        return DistilledBullet(text, tuple(sources), round(scores[c.head], 6), head.lang, gloss)
 
     # -- Arabic and Chinese ------------------------------------------------------------------
     def _thread_first(self, query: str, plan: QueryPlan, posts: list[CandidatePost], sents: list[Sentence],
