@@ -152,6 +152,26 @@ def test_a_thread_that_opens_without_a_question_weighs_every_post_alike(tmp_path
     roles = thread_roles(th, _sentences(th))
     assert roles.asks is False
     assert [role_weight(th, p, roles, 0.5, 0.6) for p in ("p1", "p2")] == [1.0, 1.0]
+    # with report_weight the report itself (the opening post) weighs less, its author's later posts do not
+    assert [role_weight(th, p, roles, 0.5, 0.6, 0.4) for p in ("p1", "p2")] == [0.4, 1.0]
+
+
+def test_report_weight_leaves_a_thread_that_asks_alone(tmp_path):
+    from bolt.pipeline.forum import role_weight, thread_roles
+
+    th = _thread(tmp_path, [("ann", "My parcel came empty. What should I do?"), ("bob", "Open a case within 30 days.")])
+    roles = thread_roles(th, _sentences(th))
+    assert [role_weight(th, p, roles, 0.5, 0.6, 0.4) for p in ("p1", "p2")] == [0.5, 1.0]
+
+
+def test_other_members_are_the_thread_s_user_names_but_the_writer_s(tmp_path):
+    from bolt.pipeline.forum import other_members
+
+    th = _thread(tmp_path, [("Ann_B", "My parcel came empty. What should I do?"), ("bob", "Open a case."),
+                            ("Cy", "Agreed."), ("ann_b", "Thanks bob.")])
+    # "Cy" is under 3 characters; user names compare lower-cased
+    assert other_members(th, "p2") == frozenset({"ann_b"})
+    assert other_members(th, "p1") == frozenset({"bob"})
 
 
 def test_answer_position_counts_content_sentences_of_each_post(tmp_path):

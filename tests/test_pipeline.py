@@ -662,3 +662,28 @@ def test_learned_ranker_replaces_english_scores_and_its_stopping_rule_cuts(searc
     assert len(one) == 1
     # off by default: the same bullets as before
     assert distill(searcher, "main", QUERY, ranker=None) == distill(searcher, "main", QUERY)
+
+
+def test_report_and_cue_weights_lower_the_report_and_the_writer_s_plans(searcher):
+    """Round 11's options: the opening post of a thread that does not ask weighs ``report_weight``;
+    a sentence of the writer's plans (or meta-argument, or addressed to a member) has its
+    informativeness multiplied by ``cue_weight``. Off (1.0) by default."""
+    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline.candidates import Sentence
+    from bolt.pipeline.main_system import MainSystem
+
+    tid = "bolt-eng-DF-1-100-2"  # "flood news": its opening post reports, it does not ask
+    plan = "I'm going to rebuild the house in Riverton next year."
+
+    def parts(**kw):
+        m = MainSystem(Distiller(searcher, searcher.corpus, SystemConfig(**kw)))
+        sents = [Sentence(tid, "p1", "eng", 0, 0, FLOOD_EN, 0, 1.0, 0),
+                 Sentence(tid, "p2", "eng", 0, 0, INSURANCE_EN, 0, 1.0, 0),
+                 Sentence(tid, "p2", "eng", 0, 0, plan, 1, 1.0, 0)]
+        return m.prior_parts(sents)
+
+    base = parts()
+    assert [p[2] for p in base] == [1.0, 1.0, 1.0]
+    lowered = parts(report_weight=0.4, cue_weight=0.5)
+    assert [p[2] for p in lowered] == [0.4, 1.0, 1.0]                  # only the report's role weight
+    assert [p[0] for p in lowered] == pytest.approx([base[0][0], base[1][0], base[2][0] * 0.5])

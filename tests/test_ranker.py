@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bolt.pipeline.ranker import (FEATURES, RankerModel, SentenceEvidence, addressed_to_member, feature_rows,
-                                  forum_cues, load_model)
+                                  forum_cues, load_model, off_question)
 
 
 @pytest.mark.parametrize("text, plan", [
@@ -47,6 +47,17 @@ def test_addressed_to_a_member_of_the_thread():
     assert not addressed_to_member("Sandy, if you go to page 19 you will see it.", frozenset())
     # a member's name late in the sentence and not before a comma is not an address
     assert not addressed_to_member("The seller in the listing I saw today was called Sandy", members)
+
+
+@pytest.mark.parametrize("text, off", [
+    ("I'm going to list them again on Sunday.", True),          # a plan of the writer
+    ("Go back and read my post before you answer.", True),      # the discussion itself
+    ("Sandy, the form is on page 19 of the guide.", True),      # addressed to a member
+    ("The form is on page 19 of the guide.", False),
+    ("Mary, the form is on page 19 of the guide.", False),      # Mary is no member of the thread
+])
+def test_off_question_is_any_of_plans_meta_or_address(text, off):
+    assert off_question(text, frozenset({"sandy"})) is off
 
 
 def test_other_cues():

@@ -65,7 +65,11 @@ class SystemConfig:
     others get the retrieval part only); the ``expand_threads`` most relevant threads are expanded.
     With ``informative`` each sentence's score is multiplied by its informativeness prior
     (``bolt.pipeline.informative``); sentences of the opening post of a thread that asks weigh
-    ``opening_weight``, later posts of its author ``asker_weight``; with ``drop_signatures`` a
+    ``opening_weight``, later posts of its author ``asker_weight``; the opening post of a thread
+    that does not ask (a report, an article, the writer's story) weighs ``report_weight`` (1.0: off);
+    an English sentence of the writer's plans or wishes, about the discussion itself or addressed
+    to a member (``bolt.pipeline.ranker.off_question``) has its informativeness multiplied by
+    ``cue_weight`` (1.0: off; round 11, docs/system.md); with ``drop_signatures`` a
     sentence its author repeats in two posts is dropped; replies answer first, so a sentence's prior
     is also multiplied by ``1 / (1 + position_decay x k)``, k the number of specific statements
     (informativeness >= 0.85) before it in its post (0: off). At most ``max_per_post`` bullets from
@@ -145,6 +149,8 @@ class SystemConfig:
     drop_signatures: bool = True
     opening_weight: float = 0.5
     asker_weight: float = 0.6
+    report_weight: float = 1.0
+    cue_weight: float = 1.0
     max_per_post: int = 2
     position_decay: float = 0.2
     weak_score: float = 0.0
@@ -168,7 +174,7 @@ class SystemConfig:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
                   "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "lang_floor", "lang_ratio", "xl_thread_coverage", "w_thread_semantic",
-                  "opening_weight", "asker_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25"):
+                  "opening_weight", "asker_weight", "report_weight", "cue_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
         for f in ("ranker_stop", "ranker_stop_rel"):

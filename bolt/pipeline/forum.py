@@ -43,13 +43,17 @@ def thread_roles(thread, sentences: Iterable[Sentence]) -> ThreadRoles:
     return ThreadRoles(first.id, first.author, asks)
 
 
-def role_weight(thread, post_id: str, roles: ThreadRoles, opening: float, asker: float) -> float:
+def role_weight(thread, post_id: str, roles: ThreadRoles, opening: float, asker: float,
+                report: float = 1.0) -> float:
     """``opening`` for the opening post of a thread that asks, ``asker`` for later posts by the
     asker, 1.0 for replies by anybody else. A thread that opens without a question reports or
-    announces something: its opening post is evidence like any other, and so are its author's
-    later posts."""
-    if roles.opening is None or not roles.asks:
+    announces something: its opening post weighs ``report`` (1.0, the default: evidence like any
+    other; below 1, the writer's own story or the article that starts a debate, which replies
+    explain), its author's later posts 1.0."""
+    if roles.opening is None:
         return 1.0
+    if not roles.asks:
+        return report if post_id == roles.opening else 1.0
     if post_id == roles.opening:
         return opening
     if roles.asker:
@@ -111,3 +115,12 @@ def signatures(threads: Iterable, sentences_of, tail: int = 3) -> frozenset[tupl
             if s.position > 0:
                 after_text.add(key)
     return frozenset(k for k, where in seen.items() if len(where) >= 2 and k in after_text)
+
+
+def other_members(thread, post_id: str) -> frozenset[str]:
+    """The lower-cased user names (at least 3 characters) of the thread's members other than the
+    writer of ``post_id``: whom a sentence of that post may address."""
+    posts = thread.posts if thread is not None else ()
+    post = thread.post(post_id) if thread is not None else None
+    own = (post.author or "").lower() if post is not None else ""
+    return frozenset(a for a in {(p.author or "").lower() for p in posts} if len(a) >= 3 and a != own)

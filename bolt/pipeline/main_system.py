@@ -27,8 +27,10 @@ from dataclasses import replace
 
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence, clause_window
-from bolt.pipeline.forum import content_positions, normalised, position_weight, role_weight, signatures, thread_roles
+from bolt.pipeline.forum import (content_positions, normalised, other_members, position_weight, role_weight, signatures,
+                                 thread_roles)
 from bolt.pipeline.informative import SPECIFIC, informativeness, subject_words
+from bolt.pipeline.ranker import off_question
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, expressible, matched_concepts
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, plan_without, sentence_key
@@ -67,10 +69,7 @@ class MainSystem:
             th = d.thread(s.thread)
             key = (s.thread, s.post)
             if key not in members:
-                post = th.post(s.post) if th is not None else None
-                own = (post.author or "").lower() if post is not None else ""
-                members[key] = frozenset(a for a in {(p.author or "").lower() for p in (th.posts if th else ())}
-                                         if len(a) >= 3 and a != own)
+                members[key] = other_members(th, s.post)
             info, pos, role = parts[i]
             evidence.append(SentenceEvidence(
                 lexical[i], semantic.get(i, coverage[i]), i in semantic, bm[k] / top_bm, focus.get(s.thread, 0.0),
@@ -347,6 +346,7 @@ class MainSystem:
                           lambda th: d.thread_sentences(th.id, threads[th.id])) if cfg.drop_signatures else ()
         roles = {t: thread_roles(d.thread(t), d.thread_sentences(t, lg)) for t, lg in threads.items()}
         known: dict[tuple[str, str], float] = {}
+        members: dict[tuple[str, str], frozenset[str]] = {}
 
         def info_of(s: Sentence) -> float:
             """informativeness, once per distinct (text, language): the answer position reads every
@@ -370,8 +370,15 @@ class MainSystem:
                 out.append(None)
                 continue
             info = info_of(s) if cfg.informative else 1.0
+            if cfg.cue_weight < 1.0 and s.lang == "eng":
+                key = (s.thread, s.post)
+                if key not in members:
+                    members[key] = other_members(th, s.post)
+                if off_question(s.text, members[key]):
+                    info *= cfg.cue_weight
             pos = position_weight(where[s.thread].get((s.post, s.position), 0), cfg.position_decay) if where else 1.0
-            out.append((info, pos, role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight)))
+            out.append((info, pos, role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight,
+                                               cfg.report_weight)))
         return out
 
     def _bullet(self, c: Cluster, sents: list[Sentence], scores: list[float],

@@ -74,6 +74,13 @@ def addressed_to_member(text: str, members: frozenset[str]) -> bool:
     return any(m.group(1) in members for m in re.finditer(r"([\w.\-]{3,})\s*,", low))
 
 
+def off_question(text: str, members: frozenset[str] = frozenset()) -> bool:
+    """Whether a sentence speaks of the writer's plans or wishes, of the discussion itself, or to
+    a member of the thread: the cues the hand prior ``cue_weight`` (docs/system.md, round 11)
+    lowers."""
+    return bool(PLAN_WISH.search(text) or META.search(text)) or addressed_to_member(text, members)
+
+
 def forum_cues(text: str, members: frozenset[str] = frozenset()) -> dict[str, float]:
     """The forum cues of one English sentence (1.0 or 0.0 each); see the module docstring."""
     return {
