@@ -10,16 +10,15 @@ from pathlib import Path
 
 import pytest
 
-import topics as topics_pkg
-from bolt.data import sample_corpus_path
+from bolt.data import sample_corpus_path, topic_path
 from bolt.topics import check_topics, read_topics, read_votes
 from indexing.reader import iter_threads
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = sample_corpus_path()
-TOPICS = topics_pkg.path("sample.xml")
-QUERIES = topics_pkg.path("sample.queries.xml")
-VOTES = topics_pkg.path("sample.votes.tsv")
+TOPICS = topic_path("sample.xml")
+QUERIES = topic_path("sample.queries.xml")
+VOTES = topic_path("sample.votes.tsv")
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +152,7 @@ def test_make_sample_reproduces_the_bundled_files_byte_for_byte(tmp_path):
     for rel in made:
         assert (tmp_path / "c" / rel).read_bytes() == (CORPUS / rel).read_bytes(), rel
     for name in ("sample.xml", "sample.queries.xml", "sample.votes.tsv"):
-        assert (tmp_path / "t" / name).read_bytes() == topics_pkg.path(name).read_bytes(), name
+        assert (tmp_path / "t" / name).read_bytes() == topic_path(name).read_bytes(), name
 
 
 def test_bolt_validate_topics_passes_on_the_sample():

@@ -10,7 +10,7 @@ from bolt.cli import main
 from bolt.data import sample_corpus_path
 from bolt.topics import read_topics
 from evaluation.judgments import JudgedSource, Judgment, write_judgments
-from topics import path as topics_path
+from bolt.data import topic_path as topics_path
 
 TOPICS = topics_path("sample.xml")
 

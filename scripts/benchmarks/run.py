@@ -164,7 +164,7 @@ def quality(args, work: Path) -> dict:
     from bolt.formats.submission import write_run
     from bolt.formats.topics import read_topics
     from indexing.search import open_index
-    from topics import path as topic_path
+    from bolt.data import topic_path
 
     index = _index(sample_corpus_path(), work / f"sample-{args.backend}", args.backend)
     queries, full = topic_path("sample.queries.xml"), topic_path("sample.xml")
@@ -211,7 +211,7 @@ def latency(args, work: Path) -> dict:
     from bolt.pipeline import Distiller, parse_config
     from bolt.formats.topics import read_topics
     from indexing.search import open_index
-    from topics import path as topic_path
+    from bolt.data import topic_path
 
     out = {}
     cfg = parse_config(args.main)
