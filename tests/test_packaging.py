@@ -2,6 +2,7 @@
 data of ``bolt.data``; ``topic_path`` finds them from the wheel and from a checkout."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -32,7 +33,10 @@ def test_topic_path_falls_back_to_the_checkout_without_the_installed_package(mon
 @pytest.fixture(scope="module")
 def wheel_names(tmp_path_factory) -> list[str]:
     out = tmp_path_factory.mktemp("wheel")
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "-w", str(out), "--no-deps",
+    src = tmp_path_factory.mktemp("src") / "tree"  # a copy: building in place would leave build/ in the checkout
+    shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(".venv", ".git", "build", "tests", "__pycache__",
+                                                              "*.egg-info", ".pytest_cache", ".hypothesis"))
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(src), "-w", str(out), "--no-deps",
                             "--no-build-isolation", "-q"], capture_output=True, text=True)
     if built.returncode != 0:
         pytest.skip(f"could not build the wheel here: {built.stderr[-300:]}")
