@@ -480,8 +480,8 @@ def _bullets_section(topics: Sequence, runs: Sequence, judgments: Sequence, corp
                     anchor = cite_id(run.run_id, t.number, b.position, k)
                     sup = _supports(j, s, k)
                     mark = "✓" if sup else ("✗" if sup is False else "?")
-                    ctx = citation_context(corpus, s.post, s.offset, b.text, width, cache)
-                    label = f"[{k}] {s.post}" + (f" {ctx.unit}" if ctx.unit else "") + f" @{s.offset} {mark}"
+                    ctx = citation_context(corpus, s.thread, s.offset, b.text, width, cache)
+                    label = f"[{k}] {s.thread}" + (f" {ctx.unit}" if ctx.unit else "") + f" @{s.offset} {mark}"
                     links.append(f'<a class="cite{"" if sup else " bad"}" href="#{h(anchor)}">{h(label)}</a>')
                     ctxs.append(_context_html(anchor, b.position, k, ctx, sup))
                 words = f"{j.responsive_words}/{j.words} responsive words" if j is not None else "not judged"
@@ -497,10 +497,10 @@ def _supports(j, source, k: int) -> bool | None:
     """Whether the judgment says source ``k`` supports the bullet (None: not judged)."""
     if j is None:
         return None
-    if len(j.sources) >= k and j.sources[k - 1].post == source.post and j.sources[k - 1].offset == source.offset:
+    if len(j.sources) >= k and j.sources[k - 1].post == source.thread and j.sources[k - 1].offset == source.offset:
         return j.sources[k - 1].supports
     for s in j.sources:
-        if s.post == source.post and s.offset == source.offset:
+        if s.post == source.thread and s.offset == source.offset:
             return s.supports
     return None
 

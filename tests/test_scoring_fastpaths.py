@@ -21,7 +21,7 @@ from evaluation.scoring import build_stats, count_words, non_ws_chars
 
 
 class Source(NamedTuple):
-    post: str
+    thread: str
     offset: int
 
 
@@ -246,7 +246,7 @@ def test_statistics_equal_the_definitions_on_random_judgments():
             judged.append(Judgment(
                 "1.001", f"r{r}", k, "a", tuple(str(rng.randint(1, 8)) for _ in range(rng.randint(0, 3))),
                 words, rng.randint(0, words),
-                tuple(JudgedSource(s.post, s.offset, rng.choice((None, "p1", "p2")), rng.random() < 0.7,
+                tuple(JudgedSource(s.thread, s.offset, rng.choice((None, "p1", "p2")), rng.random() < 0.7,
                                    rng.choice((None, ("1",), ("2", "3"), ()))) for s in srcs)))
         runs.append(Run(f"r{r}", "x", {"1.001": Result("1.001", tuple(bullets))}))
     table = build_stats([topic], runs, [judged], avg_nugget_words=3.0)

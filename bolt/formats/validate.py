@@ -187,9 +187,9 @@ def _unknown_topic(file: str, result: Result, topics: dict[str, int]) -> Problem
 def _thread_id_shape(file: str, topic: str | None, bullet: Bullet) -> list[Problem]:
     out = []
     for s in bullet.sources:
-        if s.post.strip() and not _THREAD_ID.fullmatch(s.post):
+        if s.thread.strip() and not _THREAD_ID.fullmatch(s.thread):
             out.append(_problem(BAD_THREAD_ID, file, s.line or bullet.line,
-                                f"post=\"{s.post[:60]}\" does not look like a thread id (bolt-eng-DF-... or "
+                                f"post=\"{s.thread[:60]}\" does not look like a thread id (bolt-eng-DF-... or "
                                 "ENG_DF_...); post holds the <doc id> of the cited thread, not a post id "
                                 "(validate with --corpus to check it)", topic, bullet.position))
     return out
@@ -255,26 +255,26 @@ class _CorpusChecker:
         in_post = []
         for s in bullet.sources:
             line = s.line or bullet.line
-            if not s.post.strip() or s.offset < 0:
+            if not s.thread.strip() or s.offset < 0:
                 continue  # reported by the parser
-            thread = self._thread(s.post)
+            thread = self._thread(s.thread)
             if thread is None:
                 out.append(_problem(UNKNOWN_THREAD, file, line,
-                                    f"thread {s.post[:80]} is not in the corpus; check the id (post holds the "
+                                    f"thread {s.thread[:80]} is not in the corpus; check the id (post holds the "
                                     "<doc id> of the thread) and that --corpus/--index is the collection the "
                                     "topics use", topic, bullet.position))
                 continue
             n = len(thread.raw)
             if s.offset >= n:
                 out.append(_problem(OFFSET_OUTSIDE_THREAD, file, line,
-                                    f"offset {s.offset} is past the end of thread {s.post} ({n} code points, "
+                                    f"offset {s.offset} is past the end of thread {s.thread} ({n} code points, "
                                     f"offsets 0..{n - 1}); offsets count code points of the raw XML, not bytes",
                                     topic, bullet.position))
                 continue
             post = thread.post_at(s.offset)
             if post is None:
                 out.append(_problem(OFFSET_OUTSIDE_POST, file, line,
-                                    f"offset {s.offset} in thread {s.post} is not inside a <post> "
+                                    f"offset {s.offset} in thread {s.thread} is not inside a <post> "
                                     f"({_nearest_post(thread, s.offset)}); point at the cited text inside "
                                     "its post", topic, bullet.position))
                 continue
@@ -286,7 +286,7 @@ class _CorpusChecker:
                 first = in_post[0][2]
                 out.append(_problem(TEXT_NOT_NEAR_OFFSET, file, bullet.line,
                                     "the bullet's text is not found at, or within three words after, any of its "
-                                    f"offsets (first: {first.post} at {first.offset}); if it is a translation "
+                                    f"offsets (first: {first.thread} at {first.offset}); if it is a translation "
                                     "or a paraphrase this is expected, else point each offset at the start of "
                                     "the text it cites", topic, bullet.position))
         return out

@@ -547,11 +547,11 @@ def export_pilot(out: str | os.PathLike, *, runs: list[str | os.PathLike], topic
             res = run.results.get(qnum)
             if res is None or not res.bullets:
                 continue
-            blocks.append([f"{qnum} {run.run_id} {b.sources[0].post if b.sources else 'X' * 8} {b.text}"
+            blocks.append([f"{qnum} {run.run_id} {b.sources[0].thread if b.sources else 'X' * 8} {b.text}"
                            for b in res.bullets])
         if blocks:
             write_lines(out / f"Q.{qnum}", _join_blocks(blocks), written)
-    texts = {(r.run_id, n, b.position): (b.text, b.sources[0].post if b.sources else "X" * 8)
+    texts = {(r.run_id, n, b.position): (b.text, b.sources[0].thread if b.sources else "X" * 8)
              for r in read for n, res in r.results.items() for b in res.bullets} if judgments else {}
     for assessor, ts in topic_sets.items():
         for t in ts:

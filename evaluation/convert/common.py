@@ -127,7 +127,7 @@ def cited(docids: Iterable[str]) -> tuple[str, ...]:
 def bullet(position: int, text: str, docids: Iterable[str]) -> Bullet:
     """A bullet citing whole documents: offset 0 of each (other tracks cite documents, not offsets)."""
     return Bullet(position=position, text=clean_text(text),
-                  sources=tuple(Source(post=d, offset=0) for d in cited(docids)))
+                  sources=tuple(Source(thread=d, offset=0) for d in cited(docids)))
 
 
 def judgment(topic: str, run: str, position: int, assessor: str, text: str, facets: Iterable[str],
@@ -201,7 +201,7 @@ def export_with_one_topics_file(fmt: str, exporter: Callable[..., list[Path]], o
 
 def cited_documents(b: Bullet) -> list[str]:
     """The documents a converted bullet cites (the NO-DOCUMENT placeholder left out)."""
-    return [s.post for s in b.sources if s.post != NO_DOCUMENT]
+    return [s.thread for s in b.sources if s.thread != NO_DOCUMENT]
 
 
 # ARGUE's AND/OR aggregators, kept in a topic's <rules> (read by the importer and the ARGUE metrics)

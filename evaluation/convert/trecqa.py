@@ -341,8 +341,8 @@ def export_trecqa(out: str | os.PathLike, *, runs: list, topics: str | os.PathLi
         for t in ts:
             res = r.results.get(t.number)
             for b in (res.bullets if res else ()):
-                docs[(r.run_id, t.number, b.position)] = (b.sources[0].post, b.text)
-                lines.append(f"{t.number} {r.run_id} {b.sources[0].post} {b.text}")
+                docs[(r.run_id, t.number, b.position)] = (b.sources[0].thread, b.text)
+                lines.append(f"{t.number} {r.run_id} {b.sources[0].thread} {b.text}")
     write("responses", lines)
     lines = []
     for j in read_judgments(judgments):

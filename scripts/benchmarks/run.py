@@ -146,10 +146,10 @@ def _reach(topics, run_path: Path, corpus) -> dict:
         cited = set()
         for b in (res.bullets if res else ()):
             for s in b.sources:
-                th = corpus.get(s.post)
+                th = corpus.get(s.thread)
                 post = th.post_at(s.offset) if th else None
                 if post:
-                    cited.add((s.post, post.id))
+                    cited.add((s.thread, post.id))
         if cited & units:
             reached.append(t.number)
     return {"eligible": len(eligible), "reached": len(reached),

@@ -57,7 +57,7 @@ def _generate(args, workdir: Path):
                 bullets.append(Bullet(k, "w " * words, tuple(srcs)))
                 facets = tuple(sorted({str(rng.randint(1, args.facets)) for _ in range(rng.randint(0, 2))}))
                 judgments.append(Judgment(topic.number, rid, k, "bench", facets, words, rng.randint(0, words),
-                                          tuple(JudgedSource(s.post, s.offset, f"p{s.offset // 100 + 1}",
+                                          tuple(JudgedSource(s.thread, s.offset, f"p{s.offset // 100 + 1}",
                                                              rng.random() < 0.6) for s in srcs), {}))
             results[topic.number] = Result(topic.number, tuple(bullets))
         runs.append(Run(rid, f"{rid}.xml", results))

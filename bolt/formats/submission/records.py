@@ -9,12 +9,19 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from indexing.aliases import old_name
 
+
+@old_name("post", "thread")
 @dataclass(frozen=True, slots=True)
 class Source:
-    """A citation: a thread id and a raw code-point offset into that thread's XML (SPEC §2)."""
+    """A citation: a thread id and a raw code-point offset into that thread's XML (SPEC §2).
 
-    post: str
+    The file's key is ``<source post=...>`` (SPEC), but it holds a **thread** id, so the attribute
+    is ``thread``; ``post`` is its read-only old name (``Source(post=...)`` is still accepted).
+    """
+
+    thread: str
     offset: int
     line: int = field(default=0, compare=False)
 

@@ -56,7 +56,7 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
             problems.append(_problem(DUPLICATE_RESULT, file, None, f"two results for topic {number}; merge "
                                      "them", number))
         seen.add(number)
-        bullets = tuple(Bullet(i, clean_text(b.text), tuple(Source(s.post, int(s.offset)) for s in b.sources))
+        bullets = tuple(Bullet(i, clean_text(b.text), tuple(Source(s.thread, int(s.offset)) for s in b.sources))
                         for i, b in enumerate(r.bullets, 1))
         res = Result(number, bullets)
         for p in check_result(res, file):
@@ -64,8 +64,8 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
                 problems.append(p)
         for b in bullets:
             for s in b.sources:
-                if not usable_thread_id(s.post):
-                    problems.append(_problem(SOURCE_MISSING_POST, file, None, f"thread id {s.post!r} is not "
+                if not usable_thread_id(s.thread):
+                    problems.append(_problem(SOURCE_MISSING_POST, file, None, f"thread id {s.thread!r} is not "
                                              "usable", number, b.position))
         cleaned.append(res)
     if problems:
@@ -83,7 +83,7 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
         else:
             lines.append("<response>")
             for b in r.bullets:
-                srcs = "".join(f'<source post="{_attr(s.post)}" offset="{s.offset}"/>' for s in b.sources)
+                srcs = "".join(f'<source post="{_attr(s.thread)}" offset="{s.offset}"/>' for s in b.sources)
                 lines.append(f"<bullet>{_esc(b.text)}{srcs}</bullet>")
             lines.append("</response>")
         lines.append("</result>")
