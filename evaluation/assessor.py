@@ -213,7 +213,7 @@ class Assessor:
     def __init__(self, topics: Sequence["Topic"], corpus, config: AssessorConfig | None = None,
                  embedder=None, *, progress: bool = False, batch_size: int = 1024) -> None:
         self.config = config or AssessorConfig()
-        self.topics = {t.number: t for t in topics}
+        self.topics = {t.topic_id: t for t in topics}
         self.corpus = corpus
         self.progress = progress
         self.batch_size = batch_size
@@ -544,7 +544,7 @@ class Assessor:
         for run_id, position, key in order:
             j = decided[key]
             self.stats.bullets += 1
-            yield Judgment(j.topic, run_id, position, j.assessor, j.facets, j.words, j.responsive_words,
+            yield Judgment(j.topic_id, run_id, position, j.assessor, j.facets, j.words, j.responsive_words,
                            j.sources, j.extra)
 
     # ----------------------------------------------------------------------------- decisions

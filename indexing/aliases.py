@@ -1,8 +1,9 @@
 """Renamed record fields keep working under their old names while their last users move.
 
 ``old_name("post", "thread")`` on a dataclass makes ``obj.post`` a read-only alias of ``obj.thread``
-and lets the constructor still take ``post=`` as a keyword; ``repr``, equality, ``dataclasses.replace``
-and pickling know only the new name.
+and (``keyword=True``) lets the constructor still take ``post=``: that wraps ``__init__``, a cost on
+every construction, so only records still built under the old keyword ask for it. ``repr``,
+equality, ``dataclasses.replace`` and pickling know only the new name.
 """
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from typing import Callable, TypeVar
 C = TypeVar("C", bound=type)
 
 
-def old_name(old: str, new: str) -> Callable[[C], C]:
-    """Class decorator: ``old`` is a read-only alias of the field ``new`` (also as a constructor keyword)."""
+def old_name(old: str, new: str, *, keyword: bool = False) -> Callable[[C], C]:
+    """Class decorator: ``old`` is a read-only alias of the field ``new`` (with ``keyword``, also a
+    constructor keyword)."""
     def decorate(cls: C) -> C:
+        setattr(cls, old, property(lambda self: getattr(self, new), doc=f"The old name of ``{new}``."))
+        if not keyword:
+            return cls
         init = cls.__init__
 
         @functools.wraps(init)
@@ -26,6 +31,5 @@ def old_name(old: str, new: str) -> Callable[[C], C]:
             init(self, *args, **kwargs)
 
         cls.__init__ = __init__
-        setattr(cls, old, property(lambda self: getattr(self, new), doc=f"The old name of ``{new}``."))
         return cls
     return decorate

@@ -89,7 +89,7 @@ def test_converted_files(converted):
     d = read_run(converted / "runs" / "D.xml")
     assert list(d.results) == ["1"]  # D did not answer question 2
     assert d.results["1"].bullets[0].sources[0].thread == "XXXXXXXXXXXXXXXX"
-    js = {(j.topic, j.run, j.bullet): j for j in read_judgments(converted / "judgments.author.jsonl")}
+    js = {(j.topic_id, j.run, j.bullet): j for j in read_judgments(converted / "judgments.author.jsonl")}
     assert len(js) == 3 + 1 + 1 + 1 + 2 + 1 + 3  # every item judged, marked or not
     split = js[("2", "C", 1)]
     assert split.facets == ("2",) and split.extra["marks"][0]["nugget"] == "2.1"

@@ -116,15 +116,15 @@ def validate_runs(paths: Iterable[str | os.PathLike], topics_path: str | os.Path
         for result in reader:
             report.results += 1
             report.bullets += len(result.bullets)
-            if result.number:
-                answered.add(result.number)
-                if topics is not None and result.number not in topics:
+            if result.topic_id:
+                answered.add(result.topic_id)
+                if topics is not None and result.topic_id not in topics:
                     found.append(_unknown_topic(file, result, topics))
             for bullet in result.bullets:
                 if checker is not None:
-                    found.extend(checker.check(file, result.number or None, bullet))
+                    found.extend(checker.check(file, result.topic_id or None, bullet))
                 else:
-                    shapes.extend(_thread_id_shape(file, result.number or None, bullet))
+                    shapes.extend(_thread_id_shape(file, result.topic_id or None, bullet))
         found.extend(_thread_id_summary(shapes))
         if reader.complete:
             if topics is not None:
@@ -173,15 +173,15 @@ def _topic_numbers(topics_path, report: Report) -> dict[str, int] | None:
         report.add(Problem(ERROR, str(topics_path), exc.line, "file-unreadable",
                            f"cannot read the topic file: {exc.message}; check the --topics path"))
         return None
-    return {t.number: t.line for t in topics}
+    return {t.topic_id: t.line for t in topics}
 
 
 def _unknown_topic(file: str, result: Result, topics: dict[str, int]) -> Problem:
-    close = difflib.get_close_matches(result.number, list(topics), n=1) if len(topics) < 20_000 else []
+    close = difflib.get_close_matches(result.topic_id, list(topics), n=1) if len(topics) < 20_000 else []
     hint = f" (did you mean {close[0]}?)" if close else ""
     return _problem(UNKNOWN_TOPIC, file, result.line,
-                    f"topic {result.number} is not in the topic file{hint}; use a number from the topic file "
-                    "or delete this <result>", result.number)
+                    f"topic {result.topic_id} is not in the topic file{hint}; use a number from the topic file "
+                    "or delete this <result>", result.topic_id)
 
 
 def _thread_id_shape(file: str, topic: str | None, bullet: Bullet) -> list[Problem]:

@@ -450,12 +450,12 @@ def _write_pilot(out: Path, files: PilotFiles, questions: dict[str, PilotQuestio
         for qnum, q in questions.items():
             facets = tuple(Facet(id=n.number, importance="vital" if n.vital else "okay", desc=n.text)
                            for n in by_q.get(qnum, []))
-            topics.append(Topic(number=qnum, query=q.text, facets=facets))
+            topics.append(Topic(topic_id=qnum, query=q.text, facets=facets))
         topics_paths[assessor] = out / f"topics.{assessor}.xml"
         write_topics(topics, topics_paths[assessor])
     if not nuggets:  # no nugget lists: the questions alone, and no judgments (holistic scoring only)
         topics_paths["questions"] = out / "topics.xml"
-        write_topics([Topic(number=q.qnum, query=q.text) for q in questions.values()], topics_paths["questions"])
+        write_topics([Topic(topic_id=q.qnum, query=q.text) for q in questions.values()], topics_paths["questions"])
         judgment_paths["questions"] = out / "judgments.none.jsonl"
         write_judgments([], judgment_paths["questions"], header={"assessor": "none", "converted_from": FORMAT})
     run_paths = write_item_runs(items, questions, out / "runs",
@@ -487,7 +487,7 @@ def write_item_runs(items: dict[str, dict[str, list[PilotItem]]], questions: Ite
     paths = []
     order = list(questions)
     for run, by_q in items.items():
-        results = [Result(number=qnum, bullets=tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[qnum]))
+        results = [Result(topic_id=qnum, bullets=tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[qnum]))
                    for qnum in order if qnum in by_q]
         path = runs_dir / f"{run}.xml"
         write_run(run, results, path, system=system)
@@ -539,8 +539,8 @@ def export_pilot(out: str | os.PathLike, *, runs: list[str | os.PathLike], topic
     read = [read_run(p) for p in runs]
     topic_sets = {a: read_topics(p) for a, p in topics.items()}
     first = next(iter(topic_sets.values()))
-    qnums = [t.number for t in first]
-    write_lines(out / "questions", [f"{t.number} {t.query}" for t in first], written)
+    qnums = [t.topic_id for t in first]
+    write_lines(out / "questions", [f"{t.topic_id} {t.query}" for t in first], written)
     for qnum in qnums:
         blocks = []
         for run in read:
@@ -556,13 +556,13 @@ def export_pilot(out: str | os.PathLike, *, runs: list[str | os.PathLike], topic
     for assessor, ts in topic_sets.items():
         for t in ts:
             if t.facets:
-                write_lines(out / f"{t.number}.{assessor}",
+                write_lines(out / f"{t.topic_id}.{assessor}",
                        [f"{f.id} {'* ' if f.vital else ''}{f.desc}" for f in t.facets], written)
         if assessor in judgments:
             by_q: dict[str, dict[str, list[str]]] = defaultdict(dict)
             for j in read_judgments(judgments[assessor]):
-                text, docid = texts.get((j.run, j.topic, j.bullet), ("", "X" * 8))
-                by_q[j.topic].setdefault(j.run, []).extend(mark_lines(j, docid, text))
+                text, docid = texts.get((j.run, j.topic_id, j.bullet), ("", "X" * 8))
+                by_q[j.topic_id].setdefault(j.run, []).extend(mark_lines(j, docid, text))
             for qnum in qnums:
                 blocks = [by_q[qnum][r.run_id] for r in read if by_q.get(qnum, {}).get(r.run_id)]
                 if blocks:

@@ -451,13 +451,13 @@ def _write_rag(out: Path, got: _Inputs, facets: dict[str, tuple[tuple[str, str],
     topics = []
     for t in topic_ids:
         query, description = topic_text(got.requests, got.queries, t)
-        topics.append(Topic(number=t, query=query, description=description,
+        topics.append(Topic(topic_id=t, query=query, description=description,
                             facets=tuple(Facet(id=str(i), importance=imp, desc=text)
                                          for i, (text, imp) in enumerate(facets.get(t, ()), start=1))))
     write_topics(topics, out / "topics.xml")
     run_paths = []
     for run, by_t in got.reports.items():
-        results = [Result(number=t,
+        results = [Result(topic_id=t,
                           bullets=tuple(bullet(i, s.text, s.citations) for i, s in enumerate(by_t[t].sentences, 1)))
                    for t in topic_ids if t in by_t]
         path = out / "runs" / f"{run}.xml"
@@ -488,7 +488,7 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
     for p in runs:
         r = read_run(p)
         for t in ts:
-            res = r.results.get(t.number)
+            res = r.results.get(t.topic_id)
             if res is None:
                 continue
             refs: list[str] = []
@@ -497,12 +497,12 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
                 docs = cited_documents(b)
                 refs += [d for d in docs if d not in refs]
                 sentences.append({"text": b.text, "citations": [refs.index(d) for d in docs]})
-            texts[(r.run_id, t.number)] = [b.text for b in res.bullets]
-            answers.append({"run_id": r.run_id, "topic_id": t.number, "topic": t.query, "references": refs,
+            texts[(r.run_id, t.topic_id)] = [b.text for b in res.bullets]
+            answers.append({"run_id": r.run_id, "topic_id": t.topic_id, "topic": t.query, "references": refs,
                             "response_length": sum(len(b.text.split()) for b in res.bullets), "answer": sentences})
     write_jsonl(answers, out / "answers.jsonl")
     written.append(out / "answers.jsonl")
-    write_jsonl(({"qid": t.number, "query": t.query,
+    write_jsonl(({"qid": t.topic_id, "query": t.query,
                   "nuggets": [{"text": f.desc, "importance": f.importance} for f in t.facets]} for t in ts if t.facets),
                 out / "nuggets.jsonl")
     written.append(out / "nuggets.jsonl")
@@ -512,11 +512,11 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
         rows = []
         for run, by_topic in autonugget_stats(ts, read_judgments(judgments)).items():
             for t in ts:
-                g = by_topic[t.number]
+                g = by_topic[t.topic_id]
                 if not g.responded:
                     continue
-                rows.append({"qid": t.number, "run_id": run, "query": t.query,
-                             "answer_text": " ".join(texts.get((run, t.number), [])),
+                rows.append({"qid": t.topic_id, "run_id": run, "query": t.query,
+                             "answer_text": " ".join(texts.get((run, t.topic_id), [])),
                              "nuggets": [{"text": f.desc, "importance": f.importance, "assignment": grade}
                                          for f, (_, grade) in zip(t.facets, g.grades)]})
         write_jsonl(rows, out / "assignments.jsonl")

@@ -300,7 +300,7 @@ def _write_trecqa(root: Path, out: Path, assessor: str, questions: dict, key: di
                   vote_rows: list[tuple[str, str, str, str]], nuggets: int, problems: Problems) -> Converted:
     """Write our formats: topics, one run per TREC run, the judgments and the votes."""
     out.mkdir(parents=True, exist_ok=True)
-    topics = [Topic(number=q, query=questions[q].text,
+    topics = [Topic(topic_id=q, query=questions[q].text,
                     facets=tuple(Facet(id=n.nugget, importance=n.importance, desc=n.text) for n in key[q]))
               for q in questions]
     write_topics(topics, out / "topics.xml")
@@ -331,22 +331,22 @@ def export_trecqa(out: str | os.PathLike, *, runs: list, topics: str | os.PathLi
     def write(name: str, lines: list[str]) -> None:
         write_lines(out / name, lines, written)
 
-    write("questions", [f"{t.number} {t.query}" for t in ts])
-    write("nuggets", [f"{t.number} {f.id} {f.importance} {f.desc}" for t in ts for f in t.facets])
+    write("questions", [f"{t.topic_id} {t.query}" for t in ts])
+    write("nuggets", [f"{t.topic_id} {f.id} {f.importance} {f.desc}" for t in ts for f in t.facets])
     lines: list[str] = []
     docs = {}
     for r in read:
         if lines:
             lines.append("*" * 14)
         for t in ts:
-            res = r.results.get(t.number)
+            res = r.results.get(t.topic_id)
             for b in (res.bullets if res else ()):
-                docs[(r.run_id, t.number, b.position)] = (b.sources[0].thread, b.text)
-                lines.append(f"{t.number} {r.run_id} {b.sources[0].thread} {b.text}")
+                docs[(r.run_id, t.topic_id, b.position)] = (b.sources[0].thread, b.text)
+                lines.append(f"{t.topic_id} {r.run_id} {b.sources[0].thread} {b.text}")
     write("responses", lines)
     lines = []
     for j in read_judgments(judgments):
-        docid, text = docs.get((j.run, j.topic, j.bullet), ("X" * 8, ""))
+        docid, text = docs.get((j.run, j.topic_id, j.bullet), ("X" * 8, ""))
         lines += mark_lines(j, docid, text)
     write("judgments", lines)
     if votes:

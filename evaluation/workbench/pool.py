@@ -76,14 +76,14 @@ def build_pool(runs: Iterable[Run], corpus, topics: Iterable[str], seed: str) ->
     post_ids: dict[tuple[str, int], str | None] = {}  # (thread id, offset) -> post id
     for run in runs:
         for result in run:
-            items = pool.get(result.number)
+            items = pool.get(result.topic_id)
             if items is None:
                 continue  # a topic the topics file does not have: nothing to judge it against
             for b in result.bullets:
-                key = bullet_key(result.number, b.text)
+                key = bullet_key(result.topic_id, b.text)
                 item = items.get(key)
                 if item is None:
-                    item = items[key] = PoolItem(item_id(key), result.number, b.text, key)
+                    item = items[key] = PoolItem(item_id(key), result.topic_id, b.text, key)
                 item.occurrences.append(Occurrence(run.run_id, b.position,
                                                    tuple((s.thread, s.offset) for s in b.sources)))
                 for s in b.sources:  # a submission source: s.post is the thread id (SPEC <source post=...>)

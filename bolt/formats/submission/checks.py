@@ -26,7 +26,7 @@ def usable_thread_id(post: str) -> bool:
 def check_result(result: Result, file: str) -> list[Problem]:
     """Checks that need only the records: used on parsed results and before writing a run."""
     out: list[Problem] = []
-    num = result.number or None
+    num = result.topic_id or None
     if not result.bullets:
         out.append(_problem(EMPTY_RESPONSE, file, result.line,
                             "the response has no bullets; add bullets, or leave it empty on purpose "

@@ -12,7 +12,7 @@ from typing import Iterator
 from indexing.aliases import old_name
 
 
-@old_name("post", "thread")
+@old_name("post", "thread", keyword=True)  # the pipeline still writes Source(post=...)
 @dataclass(frozen=True, slots=True)
 class Source:
     """A citation: a thread id and a raw code-point offset into that thread's XML (SPEC §2).
@@ -36,11 +36,13 @@ class Bullet:
     line: int = field(default=0, compare=False)
 
 
+@old_name("number", "topic_id", keyword=True)  # the pipeline still writes Result(number=...)
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A system's response to one topic: the bullets in submission order."""
+    """A system's response to one topic: the bullets in submission order. ``topic_id`` is the file's
+    ``<result number=...>`` (SPEC); ``number`` is its read-only old name, also a constructor keyword."""
 
-    number: str
+    topic_id: str
     bullets: tuple[Bullet, ...]
     line: int = field(default=0, compare=False)
 

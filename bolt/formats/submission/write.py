@@ -48,9 +48,9 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
     seen: set[str] = set()
     cleaned: list[Result] = []
     for r in items:
-        number = r.number.strip() if isinstance(r.number, str) else ""
+        number = r.topic_id.strip() if isinstance(r.topic_id, str) else ""
         if not number or BAD_XML_CHARS.search(number):
-            problems.append(_problem(MISSING_TOPIC_NUMBER, file, None, f"result number {r.number!r} is not "
+            problems.append(_problem(MISSING_TOPIC_NUMBER, file, None, f"result number {r.topic_id!r} is not "
                                      "usable; give every result its topic number"))
         elif number in seen:
             problems.append(_problem(DUPLICATE_RESULT, file, None, f"two results for topic {number}; merge "
@@ -77,7 +77,7 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
         lines.append(f"<!-- settings: {_comment(settings)} -->")
     lines.append(f'<results run="{_attr(run_id)}">')
     for r in cleaned:
-        lines.append(f'<result number="{_attr(r.number)}">')
+        lines.append(f'<result number="{_attr(r.topic_id)}">')
         if not r.bullets:
             lines.append("<response/>")
         else:
