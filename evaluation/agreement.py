@@ -182,7 +182,7 @@ def judgment_agreement(a: Sequence["Judgment"], b: Sequence["Judgment"],
     topic_of = [k[0] for k in keys]
     out["relevance"] = with_ci(*_relevant_pairs(ia, ib, keys), topic_of)
     if topics is not None:
-        facets_of = {t.number: [f.id for f in t.facets] for t in topics}
+        facets_of = {t.topic_id: [f.id for f in t.facets] for t in topics}
     else:
         facets_of = {}
         for k in keys:
@@ -200,7 +200,7 @@ def judgment_agreement(a: Sequence["Judgment"], b: Sequence["Judgment"],
     if topics is not None:
         from evaluation.compare import kendall_tau
 
-        numbers = {t.number for t in topics}
+        numbers = {t.topic_id for t in topics}
         every = [k for k in dict.fromkeys([*ia, *ib]) if k[0] in numbers]
         ma = run_means(topics, [j for j in a if j.key[0] in numbers], every)
         mb = run_means(topics, [j for j in b if j.key[0] in numbers], every)

@@ -213,7 +213,7 @@ class Assessor:
     def __init__(self, topics: Sequence["Topic"], corpus, config: AssessorConfig | None = None,
                  embedder=None, *, progress: bool = False, batch_size: int = 1024) -> None:
         self.config = config or AssessorConfig()
-        self.topics = {t.number: t for t in topics}
+        self.topics = {t.topic_id: t for t in topics}
         self.corpus = corpus
         self.progress = progress
         self.batch_size = batch_size
@@ -351,14 +351,14 @@ class Assessor:
         return " ".join(out)
 
     def _check_source(self, src, prep: _TopicPrep, bullet_text: str, bullet_terms, english: bool) -> _SourceCheck:
-        thread = self._thread(src.post)
+        thread = self._thread(src.thread)
         if thread is None:
-            return _SourceCheck(src.post, src.offset, None, [], False, None, None, "thread not in the corpus",
-                                lang_of(src.post))
+            return _SourceCheck(src.thread, src.offset, None, [], False, None, None, "thread not in the corpus",
+                                lang_of(src.thread))
         tlang = getattr(thread, "lang", None) or lang_of(thread.id)
         post = thread.post_at(src.offset) if 0 <= src.offset < len(thread.raw) else None
         if post is None:
-            return _SourceCheck(src.post, src.offset, None, [], False, None, None,
+            return _SourceCheck(src.thread, src.offset, None, [], False, None, None,
                                 "offset outside every <post> element", tlang)
         found = anchoring.anchors(thread, src.offset, prep.spans, self.config.anchor_words)
         textual = english and tlang in _TEXT_LANGS
@@ -378,7 +378,7 @@ class Assessor:
                     and not lexical.lexical_match(ov, self.config.support_lexical_threshold,
                                                   self.config.lexical_min_terms)):
                 self.table.add((bullet_text, window))
-        return _SourceCheck(src.post, src.offset, post.id, found, textual, window, ov, note, tlang, verbatim)
+        return _SourceCheck(src.thread, src.offset, post.id, found, textual, window, ov, note, tlang, verbatim)
 
     # ----------------------------------------------------------------------------- passes
     def _collect(self, runs: Iterable["Run"]) -> tuple[list[tuple[str, int, tuple]], dict[tuple, _Pending]]:
@@ -389,7 +389,7 @@ class Assessor:
             for number, result in run.results.items():
                 prep = self._prep(number, run)
                 for b in result.bullets:
-                    key = (number, b.text, tuple((s.post, s.offset) for s in b.sources))
+                    key = (number, b.text, tuple((s.thread, s.offset) for s in b.sources))
                     order.append((run.run_id, b.position, key))
                     if key not in pending:
                         pending[key] = self._pending(prep, number, b)
@@ -544,7 +544,7 @@ class Assessor:
         for run_id, position, key in order:
             j = decided[key]
             self.stats.bullets += 1
-            yield Judgment(j.topic, run_id, position, j.assessor, j.facets, j.words, j.responsive_words,
+            yield Judgment(j.topic_id, run_id, position, j.assessor, j.facets, j.words, j.responsive_words,
                            j.sources, j.extra)
 
     # ----------------------------------------------------------------------------- decisions

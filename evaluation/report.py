@@ -338,7 +338,7 @@ def _zero_median(zero: Any, metrics: Sequence[str]) -> str:
 
 
 def _per_topic(scores: ScoreReport, metrics: Sequence[str], topics: Sequence) -> str:
-    queries = {t.number: t.query for t in topics}
+    queries = {t.topic_id: t.query for t in topics}
     numbers = list(queries) or sorted({n for r in scores.topics.values() for n in r})
     for r in scores.topics.values():
         numbers += [n for n in sorted(r) if n not in numbers]
@@ -445,28 +445,28 @@ def _bullets_section(topics: Sequence, runs: Sequence, judgments: Sequence, corp
     cache: dict = {}
     by_key: dict[tuple[str, str], list] = defaultdict(list)
     for j in judgments:
-        by_key[(j.topic, j.run)].append(j)
+        by_key[(j.topic_id, j.run)].append(j)
     parts = ['<section class="card" id="bullets"><h2>Responses: bullets, matched facets, citations</h2>'
              '<p class="note legend"><span class="badge new">F1</span>facet newly covered by a counting bullet '
              '<span class="badge again">F1</span>facet matched again, or by a bullet with no supporting source '
              '<span class="badge none">no facet</span>irrelevant or unjudged. Citation links: ✓ the cited post '
              'supports the bullet, ✗ it does not; each opens the post text around the offset.</p>']
     for t in topics:
-        tid = _ID_UNSAFE.sub("_", t.number)
+        tid = _ID_UNSAFE.sub("_", t.topic_id)
         facets = "".join(f'<li><span class="badge facet">F{h(f.id)}</span><span class="meta">{h(f.importance)}'
                          f'</span> {h(f.desc)}</li>' for f in t.facets)
-        parts.append(f'<div class="topic" id="topic-{h(tid)}"><h3>Topic {h(t.number)}: {h(t.query)}</h3>'
+        parts.append(f'<div class="topic" id="topic-{h(tid)}"><h3>Topic {h(t.topic_id)}: {h(t.query)}</h3>'
                      + (f'<ul class="facets">{facets}</ul>' if facets else ""))
         importance = {f.id: f.importance for f in t.facets}
         for run in runs:
-            result = run.results.get(t.number)
+            result = run.results.get(t.topic_id)
             bullets = list(result.bullets) if result is not None else []
             parts.append(f'<div class="run-block"><h4>{h(run.run_id)} <span class="meta">'
                          f'({len(bullets)} bullet{"s" if len(bullets) != 1 else ""})</span></h4>')
             if not bullets:
                 parts.append('<p class="meta">No response for this topic.</p></div>')
                 continue
-            js = by_key.get((t.number, run.run_id), [])
+            js = by_key.get((t.topic_id, run.run_id), [])
             jpos = {j.bullet: j for j in js}
             facts, _ = bullet_facts(bullets, lambda k: jpos.get(bullets[k - 1].position),
                                     known={f.id for f in t.facets})
@@ -477,11 +477,11 @@ def _bullets_section(topics: Sequence, runs: Sequence, judgments: Sequence, corp
                 badges = _badges(j, new.get(b.position, ()), importance)
                 links = []
                 for k, s in enumerate(b.sources, 1):
-                    anchor = cite_id(run.run_id, t.number, b.position, k)
+                    anchor = cite_id(run.run_id, t.topic_id, b.position, k)
                     sup = _supports(j, s, k)
                     mark = "✓" if sup else ("✗" if sup is False else "?")
-                    ctx = citation_context(corpus, s.post, s.offset, b.text, width, cache)
-                    label = f"[{k}] {s.post}" + (f" {ctx.unit}" if ctx.unit else "") + f" @{s.offset} {mark}"
+                    ctx = citation_context(corpus, s.thread, s.offset, b.text, width, cache)
+                    label = f"[{k}] {s.thread}" + (f" {ctx.unit}" if ctx.unit else "") + f" @{s.offset} {mark}"
                     links.append(f'<a class="cite{"" if sup else " bad"}" href="#{h(anchor)}">{h(label)}</a>')
                     ctxs.append(_context_html(anchor, b.position, k, ctx, sup))
                 words = f"{j.responsive_words}/{j.words} responsive words" if j is not None else "not judged"
@@ -497,10 +497,10 @@ def _supports(j, source, k: int) -> bool | None:
     """Whether the judgment says source ``k`` supports the bullet (None: not judged)."""
     if j is None:
         return None
-    if len(j.sources) >= k and j.sources[k - 1].post == source.post and j.sources[k - 1].offset == source.offset:
+    if len(j.sources) >= k and j.sources[k - 1].post == source.thread and j.sources[k - 1].offset == source.offset:
         return j.sources[k - 1].supports
     for s in j.sources:
-        if s.post == source.post and s.offset == source.offset:
+        if s.post == source.thread and s.offset == source.offset:
             return s.supports
     return None
 

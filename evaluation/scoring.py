@@ -89,7 +89,7 @@ def _index_judgments(sets: Iterable[JudgmentSet | Sequence[Judgment]]) -> dict[t
     lists = [js.judgments if isinstance(js, JudgmentSet) else tuple(js) for js in sets]
     fast: dict[tuple[str, str, int], Judgment] = {}
     for items in lists:
-        fast.update({(j.topic, j.run, j.bullet): j for j in items})
+        fast.update({(j.topic_id, j.run, j.bullet): j for j in items})
     if len(fast) == sum(map(len, lists)):
         return fast
     return _index_judgments_checked(zip(sets, lists))  # a bullet judged twice: say where
@@ -102,7 +102,7 @@ def _index_judgments_checked(pairs) -> dict[tuple[str, str, int], Judgment]:
         for j in items:
             prev = out.get(j.key)
             if prev is not None:
-                raise ToolkitError(f"run {j.run} bullet {j.bullet} of topic {j.topic} is judged twice "
+                raise ToolkitError(f"run {j.run} bullet {j.bullet} of topic {j.topic_id} is judged twice "
                                    f"(also in {prev[1]}:{prev[0].line})", file=name, line=j.line or None,
                                    hint="score one assessor's judgments at a time; compare assessors with "
                                         "'bolt compare' over separate score files")
@@ -140,7 +140,7 @@ def _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judg
     if len(set(run_ids)) != len(run_ids):
         dup = next(r for r in run_ids if run_ids.count(r) > 1)
         raise ToolkitError(f"run id {dup} is given twice", hint="give each run file once; run ids must differ")
-    topic_numbers = {t.number for t in topics}
+    topic_numbers = {t.topic_id for t in topics}
     run_set = set(run_ids)
     ignored = sum(1 for (t, r, _) in jidx if t not in topic_numbers or r not in run_set)
 
@@ -221,7 +221,7 @@ def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | Non
 
 def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, votes, hol,
                  reducers: tuple[Reducer, ...]) -> None:
-    number = topic.number
+    number = topic.topic_id
     facet_ids = [f.id for f in topic.facets]
     known = set(facet_ids)
 
@@ -325,7 +325,7 @@ def condition_groups(topics: Sequence[Any]) -> dict[str, list[str]]:
         if p.multiple_threads is not None:
             keys.append(f"threads:{'multiple' if p.multiple_threads else 'single'}")
         for k in keys:
-            groups.setdefault(k, []).append(t.number)
+            groups.setdefault(k, []).append(t.topic_id)
     return dict(sorted(groups.items()))
 
 
@@ -541,12 +541,12 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
     sets = [load_judgments(j) if isinstance(j, (str, os.PathLike)) else j for j in judgments]
     left_out: dict[str, list[str]] = {}
     if judged_only:
-        kept = set(fully_judged_topics([t.number for t in topic_records], run_records, _index_judgments(sets)))
+        kept = set(fully_judged_topics([t.topic_id for t in topic_records], run_records, _index_judgments(sets)))
         answered = {n for r in run_records for n, res in r.results.items() if res.bullets}
         for t in topic_records:
-            if t.number not in kept:
-                left_out.setdefault("unfinished" if t.number in answered else "no_bullets", []).append(t.number)
-        topic_records = [t for t in topic_records if t.number in kept]
+            if t.topic_id not in kept:
+                left_out.setdefault("unfinished" if t.topic_id in answered else "no_bullets", []).append(t.topic_id)
+        topic_records = [t for t in topic_records if t.topic_id in kept]
         if not topic_records:
             raise ToolkitError("no topic has a finished judgment for every bullet of these runs",
                                hint="finish judging one topic (press Done on each bullet), or score without "
@@ -578,9 +578,9 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
 
 def judgment_notes(topics: Sequence[Any], runs: Sequence[Any], sets: Sequence[JudgmentSet]) -> dict[str, Any]:
     """Unfinished judgments and unknown facet ids among the judgments being scored (topics and runs)."""
-    numbers = {t.number for t in topics}
+    numbers = {t.topic_id for t in topics}
     run_ids = {r.run_id for r in runs}
-    scored = [j for js in sets for j in js.judgments if j.topic in numbers and j.run in run_ids]
+    scored = [j for js in sets for j in js.judgments if j.topic_id in numbers and j.run in run_ids]
     return {"unfinished": sum(1 for j in scored if is_unfinished(j.extra)),
-            "unknown_facets": unknown_facets(topics, ((j.topic, j.facets) for j in scored)),
+            "unknown_facets": unknown_facets(topics, ((j.topic_id, j.facets) for j in scored)),
             "judged_with": [js.header.get("topics") for js in sets if js.header and js.header.get("topics")]}

@@ -276,114 +276,146 @@ def scan_posts(raw: str, path: str, line: int) -> tuple[str, str, tuple[Post, ..
 
     Returns the thread id, its headline and its posts (the reader makes the ``Thread``).
     """
-    m0 = _DOC_ID.search(raw)
-    tid: str | None = m0.group(1) if m0 else None
-
-    def fail(message: str, at: int, hint: str) -> CorpusError:
-        return CorpusError(message, file=path, line=line + raw.count("\n", 0, at), hint=hint, thread=tid)
-
+    scan = _PostScanner(raw, path, line)
     d = _DTD.search(raw)
     if d:
-        raise fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)", d.start(),
-                   "remove the declaration; thread files need none")
-    stack: list[str] = []               # names of open elements
-    opened: list[int] = []              # raw offset of each open element's start tag
-    doc_seen = False
-    in_doc = False
-    in_post = False
-    headline_parts: list[str] | None = None
-    headline = ""
-    posts: list[Post] = []
-    post_attrs: dict[str, str] = {}
-    post_start = 0
+        raise scan.fail("DOCTYPE/ENTITY declarations are refused (no DTDs, no entity expansion)", d.start(),
+                        "remove the declaration; thread files need none")
     pos = 0
-
     for m in _MARKUP.finditer(raw):
         close, name, attrs, special = m.groups()
         s, e = m.span()
         if s > pos:
-            seg = raw[pos:s]
-            if in_post or in_doc:
-                if "&" in seg:
-                    _decode_text(seg, raw, pos, path, line, tid)
-                if headline_parts is not None:
-                    headline_parts.append(_decode_text(seg, raw, pos, path, line, tid))
-            elif seg.strip("\ufeff \t\r\n"):
-                raise fail(f"text outside <doc>: {seg.strip()[:30]!r}", pos, "a thread is one <doc> element")
+            scan.text(raw[pos:s], pos)
         pos = e
         if name is None:
             if special is None:
-                raise fail(f"malformed markup {raw[s:s + 20]!r}", s,
-                           "escape a literal '<' as &lt; and close every tag with '>'")
+                raise scan.fail(f"malformed markup {raw[s:s + 20]!r}", s,
+                                "escape a literal '<' as &lt; and close every tag with '>'")
             continue  # comments, processing instructions, CDATA: no structure
         if attrs and not _ATTRS_OK.fullmatch(attrs):
-            raise fail(f"malformed tag {raw[s:min(e, s + 40)]!r}", s,
-                       'write attributes as name="value" and close the tag with > or />')
+            raise scan.fail(f"malformed tag {raw[s:min(e, s + 40)]!r}", s,
+                            'write attributes as name="value" and close the tag with > or />')
         if close:
-            if attrs and not attrs.isspace():
-                raise fail(f"malformed end tag {raw[s:e][:30]!r}", s, "an end tag is </name>")
-            if not stack or stack[-1] != name:
-                if stack:
-                    raise fail(f"mismatched </{name}>: <{stack[-1]}> opened at line "
-                               f"{line + raw.count(chr(10), 0, opened[-1])} is still open", s,
-                               f"close <{stack[-1]}> before </{name}>")
-                raise fail(f"</{name}> without a start tag", s, "remove it or add the start tag")
-            stack.pop()
-            opened.pop()
-            if name == "post" and in_post and len(stack) == 1:
-                posts.append(Post(post_attrs.get("id") or f"p{len(posts) + 1}", post_attrs.get("author"),
-                                  post_attrs.get("datetime"), post_start, e, raw, line))
-                in_post = False
-            elif name == "headline" and headline_parts is not None and len(stack) == 1:
-                headline = " ".join("".join(headline_parts).split())
-                headline_parts = None
-            elif name == "doc" and not stack:
-                in_doc = False
-            continue
+            scan.end_tag(name, attrs, s, e)
+        else:
+            scan.start_tag(name, attrs, s, e)
+    return scan.finish(pos)
+
+
+class _PostScanner:
+    """The careful tokenizer's state over one thread: the open elements (a stack), whether the
+    ``<doc>``, a ``<post>`` or the ``<headline>`` is open, and the posts found so far."""
+
+    def __init__(self, raw: str, path: str, line: int) -> None:
+        self.raw, self.path, self.line = raw, path, line
+        m0 = _DOC_ID.search(raw)
+        self.tid: str | None = m0.group(1) if m0 else None
+        self.stack: list[str] = []      # names of open elements
+        self.opened: list[int] = []     # raw offset of each open element's start tag
+        self.doc_seen = False
+        self.in_doc = False
+        self.in_post = False
+        self.headline_parts: list[str] | None = None
+        self.headline = ""
+        self.posts: list[Post] = []
+        self.post_attrs: dict[str, str] = {}
+        self.post_start = 0
+
+    def fail(self, message: str, at: int, hint: str) -> CorpusError:
+        return CorpusError(message, file=self.path, line=self.line + self.raw.count("\n", 0, at), hint=hint,
+                           thread=self.tid)
+
+    def _attrs(self, attrs: str, at: int) -> dict[str, str]:
+        return _attrs(attrs, self.raw, at, self.path, self.line, self.tid)
+
+    def _add_post(self, end: int) -> None:
+        a = self.post_attrs
+        self.posts.append(Post(a.get("id") or f"p{len(self.posts) + 1}", a.get("author"), a.get("datetime"),
+                               self.post_start, end, self.raw, self.line))
+
+    def text(self, seg: str, at: int) -> None:
+        """Text between two tags: its entities checked inside the thread (kept for the headline)."""
+        if self.in_post or self.in_doc:
+            if "&" in seg:
+                _decode_text(seg, self.raw, at, self.path, self.line, self.tid)
+            if self.headline_parts is not None:
+                self.headline_parts.append(_decode_text(seg, self.raw, at, self.path, self.line, self.tid))
+        elif seg.strip("\ufeff \t\r\n"):
+            raise self.fail(f"text outside <doc>: {seg.strip()[:30]!r}", at, "a thread is one <doc> element")
+
+    def end_tag(self, name: str, attrs: str, s: int, e: int) -> None:
+        """``</name>``: it closes the innermost open element, and may end a post, the headline or the doc."""
+        stack = self.stack
+        if attrs and not attrs.isspace():
+            raise self.fail(f"malformed end tag {self.raw[s:e][:30]!r}", s, "an end tag is </name>")
+        if not stack or stack[-1] != name:
+            if stack:
+                raise self.fail(f"mismatched </{name}>: <{stack[-1]}> opened at line "
+                                f"{self.line + self.raw.count(chr(10), 0, self.opened[-1])} is still open", s,
+                                f"close <{stack[-1]}> before </{name}>")
+            raise self.fail(f"</{name}> without a start tag", s, "remove it or add the start tag")
+        stack.pop()
+        self.opened.pop()
+        if name == "post" and self.in_post and len(stack) == 1:
+            self._add_post(e)
+            self.in_post = False
+        elif name == "headline" and self.headline_parts is not None and len(stack) == 1:
+            self.headline = " ".join("".join(self.headline_parts).split())
+            self.headline_parts = None
+        elif name == "doc" and not stack:
+            self.in_doc = False
+
+    def start_tag(self, name: str, attrs: str, s: int, e: int) -> None:
+        """``<name ...>`` or ``<name/>``: where it may stand, and what it opens (the doc, a post, the headline)."""
+        stack = self.stack
         empty = attrs.endswith("/")
-        if in_post:
+        if self.in_post:
             if name == "quote" and attrs:
-                _attrs(attrs, raw, s, path, line, tid)
+                self._attrs(attrs, s)
             elif name == "post" or name == "doc":
-                raise fail(f"<{name}> inside <post>", s, "close the previous <post> with </post> first")
+                raise self.fail(f"<{name}> inside <post>", s, "close the previous <post> with </post> first")
         elif name == "post":
             if len(stack) != 1:
-                raise fail("<post> outside <doc>" if not stack else f"<post> inside <{stack[-1]}>", s,
-                           "a <post> belongs directly inside <doc>")
-            post_attrs = _attrs(attrs, raw, s, path, line, tid) if attrs else {}
-            post_start = s
+                raise self.fail("<post> outside <doc>" if not stack else f"<post> inside <{stack[-1]}>", s,
+                                "a <post> belongs directly inside <doc>")
+            self.post_attrs = self._attrs(attrs, s) if attrs else {}
+            self.post_start = s
             if empty:
-                posts.append(Post(post_attrs.get("id") or f"p{len(posts) + 1}", post_attrs.get("author"),
-                                  post_attrs.get("datetime"), s, e, raw, line))
+                self._add_post(e)
             else:
-                in_post = True
+                self.in_post = True
         elif not stack:
-            if name != "doc" or doc_seen:
-                raise fail(f"<{name}> outside <doc>" if name != "doc" else "a second <doc> in one thread", s,
-                           "a thread is one <doc> element; check for a missing </doc>")
-            doc_seen = True
-            in_doc = not empty
-            tid = _attrs(attrs, raw, s, path, line, tid).get("id") or None
-            if not tid:
-                raise fail("<doc> has no id attribute", s, 'add id="..." to the <doc> start tag')
+            if name != "doc" or self.doc_seen:
+                raise self.fail(f"<{name}> outside <doc>" if name != "doc" else "a second <doc> in one thread", s,
+                                "a thread is one <doc> element; check for a missing </doc>")
+            self.doc_seen = True
+            self.in_doc = not empty
+            self.tid = self._attrs(attrs, s).get("id") or None
+            if not self.tid:
+                raise self.fail("<doc> has no id attribute", s, 'add id="..." to the <doc> start tag')
         elif name == "doc":
-            raise fail("<doc> inside <doc>", s, "close the previous thread with </doc>")
+            raise self.fail("<doc> inside <doc>", s, "close the previous thread with </doc>")
         elif name == "headline" and len(stack) == 1 and not empty:
-            headline_parts = []
+            self.headline_parts = []
         if not empty:
             stack.append(name)
-            opened.append(s)
-    if pos < len(raw) and not stack:
-        seg = raw[pos:]
-        if seg.strip("\ufeff \t\r\n"):
-            raise fail(f"text after </doc>: {seg.strip()[:30]!r}", pos, "a thread is one <doc> element")
-    if stack:
-        raise fail(f"<{stack[-1]}> is never closed", opened[-1], f"add </{stack[-1]}>")
-    if not doc_seen:
-        raise fail("no <doc> element", 0, "a thread is one <doc id=...> element")
-    if not posts:
-        raise fail("thread has no <post>", 0, "a thread needs at least one <post> element")
-    return tid, headline, tuple(posts)  # type: ignore[return-value]
+            self.opened.append(s)
+
+    def finish(self, pos: int) -> tuple[str, str, tuple[Post, ...]]:
+        """After the last tag: nothing but space after ``</doc>``, nothing left open, a doc with posts."""
+        raw, stack = self.raw, self.stack
+        if pos < len(raw) and not stack:
+            seg = raw[pos:]
+            if seg.strip("\ufeff \t\r\n"):
+                raise self.fail(f"text after </doc>: {seg.strip()[:30]!r}", pos, "a thread is one <doc> element")
+        if stack:
+            raise self.fail(f"<{stack[-1]}> is never closed", self.opened[-1], f"add </{stack[-1]}>")
+        if not self.doc_seen:
+            raise self.fail("no <doc> element", 0, "a thread is one <doc id=...> element")
+        if not self.posts:
+            raise self.fail("thread has no <post>", 0, "a thread needs at least one <post> element")
+        return self.tid, self.headline, tuple(self.posts)  # type: ignore[return-value]
 
 
 def post_pieces(raw: str, start: int, end: int) -> tuple[Piece, ...]:

@@ -326,124 +326,151 @@ def split_docs(chunks: Iterable[bytes], path: str, encoding_errors: str = STRICT
     ``<doc>``, text outside any ``<doc>``, invalid UTF-8, a truncated stream); the splitter then
     resumes at the next ``<doc`` when there is one, so one bad thread never costs the others.
     """
-    it = iter(chunks)
-    pending = b""    # an incomplete UTF-8 sequence at the end of the last chunk
-    dirty = False    # True once some bytes were not UTF-8 (then docs are checked one by one)
-    buf = ""
-    pos = 0          # first unconsumed character of buf
-    line = 1         # line of buf[pos]
-    byte = 0         # byte offset of buf[0] in the decompressed stream
-    eof = False
+    stream = _DocStream(chunks, path)
     first = True
-    read_failed: BaseException | None = None
-
-    def decode(data: bytes) -> str:
-        nonlocal dirty
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            dirty = True
-            return data.decode("utf-8", "surrogateescape")
-
-    def more() -> bool:
-        nonlocal buf, eof, read_failed, pending
-        if eof:
-            return False
-        try:
-            chunk = next(it, b"")
-        except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as exc:
-            read_failed = exc
-            chunk = b""
-        if not chunk:
-            eof = True
-            if pending:
-                buf += decode(pending)
-                pending = b""
-            return False
-        data = pending + chunk if pending else chunk
-        cut = _complete_utf8(data)
-        pending = data[cut:]
-        buf += decode(data[:cut])
-        return True
-
-    def advance(to: int) -> None:
-        nonlocal pos, line
-        line += buf.count("\n", pos, to)
-        pos = to
-
-    def err(message: str, at: int, hint: str, thread: str | None = None) -> CorpusError:
-        return CorpusError(message, file=path, line=line + buf.count("\n", pos, at), hint=hint, thread=thread)
-
     while True:
-        if pos >= CHUNK:  # drop what was consumed; indices stay valid inside one iteration
-            byte += len(buf[:pos].encode("utf-8", "surrogateescape"))
-            buf = buf[pos:]
-            pos = 0
-        m = _next_doc_open(buf, pos, len(buf))
-        while m is None and more():
-            m = _next_doc_open(buf, pos, len(buf))
-        gap_end = m.start() if m else len(buf)
-        gap = _GAP_OK.match(buf, pos, gap_end)
-        if gap is None or gap.end() != gap_end:
-            bad_at = gap.end() if gap else pos
-            is_dtd = _DTD.match(buf, bad_at)
-            yield err("DOCTYPE/ENTITY declarations are refused" if is_dtd else
-                      f"text outside any <doc> element: {buf[bad_at:bad_at + 30]!r}", bad_at,
-                      "remove it; a thread file holds <doc> elements only")
-        if read_failed is not None:
-            yield err(f"{_read_error(read_failed)}; the rest of the file is lost", gap_end,
-                      "re-download or re-compress the file")
+        stream.compact()
+        m = stream.next_doc_open()
+        gap_end = m.start() if m else len(stream.buf)
+        bad_gap = stream.gap_error(gap_end)
+        if bad_gap is not None:
+            yield bad_gap
+        if stream.read_failed is not None:
+            yield stream.err(f"{_read_error(stream.read_failed)}; the rest of the file is lost", gap_end,
+                             "re-download or re-compress the file")
             return
         if m is None:
             return
-        head = pos + (buf[pos:pos + 1] == "\ufeff")
-        raw_start = pos if (first and buf.startswith("<?xml", head)) else m.start()
+        pos = stream.pos
+        head = pos + (stream.buf[pos:pos + 1] == "\ufeff")
+        raw_start = pos if (first and stream.buf.startswith("<?xml", head)) else m.start()
         first = False
-        advance(raw_start)
-        id_m = _DOC_ID.match(buf, m.start())
+        stream.advance(raw_start)
+        id_m = _DOC_ID.match(stream.buf, m.start())
         tid = id_m.group(1) if id_m else None
-        # find the matching </doc>, refilling the buffer; another <doc before it means unclosed
-        search_from = m.end()
-        while True:
-            end = buf.find(_DOC_CLOSE, search_from)
-            if end >= 0:
-                break
-            search_from = max(m.end(), len(buf) - len(_DOC_CLOSE))
-            if not more():
-                break
-        # (an unclosed <doc> followed by another thread is caught when the two fail to parse)
-        ms = _next_doc_open(buf, m.end(), len(buf)) if end < 0 else None
+        end = stream.find_close(m)
         if end < 0:
-            if read_failed is not None and ms is None:
-                yield err(f"{_read_error(read_failed)} inside this thread; the rest of the file is lost",
-                          len(buf), "re-download or re-compress the file", tid)
+            # (an unclosed <doc> followed by another thread is caught when the two fail to parse)
+            ms = _next_doc_open(stream.buf, m.end(), len(stream.buf))
+            if stream.read_failed is not None and ms is None:
+                yield stream.err(f"{_read_error(stream.read_failed)} inside this thread; the rest of the file "
+                                 "is lost", len(stream.buf), "re-download or re-compress the file", tid)
                 return
-            yield err("<doc> is never closed" + (" before the next <doc>" if ms is not None else " (end of file)"),
-                      m.start(), "add the missing </doc>", tid)
-            advance(ms.start() if ms is not None else len(buf))
+            yield stream.err("<doc> is never closed" + (" before the next <doc>" if ms is not None else
+                                                         " (end of file)"), m.start(), "add the missing </doc>", tid)
+            stream.advance(ms.start() if ms is not None else len(stream.buf))
             continue
         end += len(_DOC_CLOSE)
-        bad = BAD_BYTE.search(buf, pos, end) if dirty else None
+        yield stream.doc(end, tid, encoding_errors)
+        stream.advance(end)
+
+
+class _DocStream:
+    """A byte stream decoded into a text buffer, refilled chunk by chunk, and where the splitter stands
+    in it: ``buf[pos]`` is the first unconsumed character, on line ``line``, ``buf[0]`` at byte ``byte``."""
+
+    def __init__(self, chunks: Iterable[bytes], path: str) -> None:
+        self.it = iter(chunks)
+        self.path = path
+        self.pending = b""    # an incomplete UTF-8 sequence at the end of the last chunk
+        self.dirty = False    # True once some bytes were not UTF-8 (then docs are checked one by one)
+        self.buf = ""
+        self.pos = 0          # first unconsumed character of buf
+        self.line = 1         # line of buf[pos]
+        self.byte = 0         # byte offset of buf[0] in the decompressed stream
+        self.eof = False
+        self.read_failed: BaseException | None = None
+
+    def _decode(self, data: bytes) -> str:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            self.dirty = True
+            return data.decode("utf-8", "surrogateescape")
+
+    def more(self) -> bool:
+        """Append the next chunk to the buffer; False at the end of the stream (or when reading failed)."""
+        if self.eof:
+            return False
+        try:
+            chunk = next(self.it, b"")
+        except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as exc:
+            self.read_failed = exc
+            chunk = b""
+        if not chunk:
+            self.eof = True
+            if self.pending:
+                self.buf += self._decode(self.pending)
+                self.pending = b""
+            return False
+        data = self.pending + chunk if self.pending else chunk
+        cut = _complete_utf8(data)
+        self.pending = data[cut:]
+        self.buf += self._decode(data[:cut])
+        return True
+
+    def advance(self, to: int) -> None:
+        self.line += self.buf.count("\n", self.pos, to)
+        self.pos = to
+
+    def compact(self) -> None:
+        """Drop what was consumed (indices stay valid inside one iteration of the splitter)."""
+        if self.pos >= CHUNK:
+            self.byte += len(self.buf[:self.pos].encode("utf-8", "surrogateescape"))
+            self.buf = self.buf[self.pos:]
+            self.pos = 0
+
+    def err(self, message: str, at: int, hint: str, thread: str | None = None) -> CorpusError:
+        return CorpusError(message, file=self.path, line=self.line + self.buf.count("\n", self.pos, at), hint=hint,
+                           thread=thread)
+
+    def next_doc_open(self):
+        """The next ``<doc`` start tag from ``pos``, refilling the buffer until one is seen or the stream ends."""
+        m = _next_doc_open(self.buf, self.pos, len(self.buf))
+        while m is None and self.more():
+            m = _next_doc_open(self.buf, self.pos, len(self.buf))
+        return m
+
+    def gap_error(self, gap_end: int) -> CorpusError | None:
+        """What stands between ``pos`` and the next ``<doc`` when it is not the allowed prolog or space."""
+        gap = _GAP_OK.match(self.buf, self.pos, gap_end)
+        if gap is not None and gap.end() == gap_end:
+            return None
+        bad_at = gap.end() if gap else self.pos
+        is_dtd = _DTD.match(self.buf, bad_at)
+        return self.err("DOCTYPE/ENTITY declarations are refused" if is_dtd else
+                        f"text outside any <doc> element: {self.buf[bad_at:bad_at + 30]!r}", bad_at,
+                        "remove it; a thread file holds <doc> elements only")
+
+    def find_close(self, m) -> int:
+        """Where the ``</doc>`` of the ``<doc`` matched by ``m`` starts, refilling the buffer; -1 when the
+        stream ends first."""
+        search_from = m.end()
+        while True:
+            end = self.buf.find(_DOC_CLOSE, search_from)
+            if end >= 0:
+                return end
+            search_from = max(m.end(), len(self.buf) - len(_DOC_CLOSE))
+            if not self.more():
+                return -1
+
+    def doc(self, end: int, tid: str | None, encoding_errors: str) -> RawDoc | CorpusError:
+        """``buf[pos:end]`` as a thread's raw text: repaired under a lenient policy, an error naming the
+        first byte that is not UTF-8 under ``strict``."""
+        buf, pos = self.buf, self.pos
+        bad = BAD_BYTE.search(buf, pos, end) if self.dirty else None
         if bad is None:
-            yield RawDoc(buf[pos:end], line)
-        elif encoding_errors != STRICT:
-            yield _repaired_doc(buf[pos:end], line, encoding_errors)
-        else:
-            at_byte = byte + len(buf[:bad.start()].encode("utf-8", "surrogateescape"))
-            posts = _POST_ID.findall(buf, pos, bad.start())
-            where = f"in post {posts[-1]}" if posts else "before the first post"
-            yield err(f"invalid UTF-8 byte 0x{bad_byte(bad.group()):02X} at byte {at_byte} of the file ({where})",
-                      bad.start(), LENIENT_HINT, tid)
-        advance(end)
+            return RawDoc(buf[pos:end], self.line)
+        if encoding_errors != STRICT:
+            return _repaired_doc(buf[pos:end], self.line, encoding_errors)
+        at_byte = self.byte + len(buf[:bad.start()].encode("utf-8", "surrogateescape"))
+        posts = _POST_ID.findall(buf, pos, bad.start())
+        where = f"in post {posts[-1]}" if posts else "before the first post"
+        return self.err(f"invalid UTF-8 byte 0x{bad_byte(bad.group()):02X} at byte {at_byte} of the file ({where})",
+                        bad.start(), LENIENT_HINT, tid)
 
 
 # --------------------------------------------------------------------------- parsing
-
-
-
-
-
-
 
 
 def _scan(raw: str, path: str, line: int, lang: str | None) -> Thread:

@@ -13,14 +13,15 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from indexing import lookup as _lookup
 from indexing.markup import Piece, Post, _post_pieces, find_posts  # noqa: F401  (Piece, Post re-exported)
-from indexing.textfacts import CITATION_WORDS_BEFORE, ENTITY
+from indexing.textfacts import CITATION_WORDS_BEFORE, ENTITY, count_words, decode_entities, within_citation_reach
 from indexing.textfacts import decode_entity as _decode_entity
 
 LANGS = ("eng", "arz", "cmn")
 
 _QUOTE_TAG = re.compile(r"<quote(?=[\s/>])")
+_TAG = re.compile(r"<[^>]*>")
+_SPACE = re.compile(r"\s+")
 _ENTITY = ENTITY
 
 
@@ -169,7 +170,19 @@ class Thread:
         An offset inside an entity starts at that entity's character; one inside a tag starts at
         the next text. Empty when no post holds the offset.
         """
-        return _lookup.text_at(self, offset)
+        post = self.post_at(offset)
+        if post is None:
+            return ""
+        tm = self.text_map(post, quotes=None)
+        return tm.text[tm.index_at_raw(offset):]
+
+    def span_text(self, start: int, end: int) -> str:
+        """Decoded text of raw ``[start, end)`` within one post (tags dropped, pieces joined)."""
+        post = self.post_at(start)
+        if post is None:
+            return ""
+        tm = self.text_map(post, quotes=None)
+        return tm.text[tm.index_at_raw(start):max(tm.index_at_raw(start), tm.index_of_raw(end))]
 
     def word_distance(self, offset: int, span_start: int) -> int:
         """Words of decoded text between ``offset`` and ``span_start`` (0 when offset is at or after).
@@ -177,17 +190,57 @@ class Thread:
         Used for the three-word rule: a citation may point up to three words before its text.
         Tags count as word breaks, entities as their character; words are ``indexing.textfacts`` words.
         """
-        return _lookup.word_distance(self, offset, span_start)
+        if offset >= span_start:
+            return 0
+        between = _TAG.sub(" ", self.raw[offset:span_start])
+        return count_words(decode_entities(between))
 
     def find_text(self, text: str, near: int, max_words: int = CITATION_WORDS_BEFORE) -> tuple[int, int] | None:
-        """Raw span of ``text`` (decoded, whitespace-insensitive) starting within ``max_words``
-        words after ``near`` in the same post, or containing ``near``; None when absent."""
-        return _lookup.find_text_near(self, text, near, max_words)
+        """Raw span of ``text`` in the post holding ``near`` that contains ``near`` or starts at most
+        ``max_words`` words after it; the nearest such occurrence, None when there is none.
+
+        Matching is exact on characters and insensitive to whitespace (any run of white space, and
+        the joins between pieces, match any other); quoted text counts, since citations may point there.
+        """
+        post = self.post_at(near)
+        needle = " ".join(text.split())
+        if post is None or not needle:
+            return None
+        tm = self.text_map(post, quotes=None)
+        hay, idx = _collapse(tm.text)
+        i = hay.find(needle)
+        while i >= 0:
+            a, b = idx[i], idx[i + len(needle) - 1] + 1
+            s, e = tm.raw_span(a, b)
+            if s <= near < e:
+                return s, e
+            if s >= near:
+                if within_citation_reach(self.word_distance(near, s), max_words):
+                    return s, e
+                break  # later occurrences are further away
+            i = hay.find(needle, i + 1)
+        return None
 
     def iter_pieces(self) -> Iterator[tuple[Post, Piece]]:
         for post in self.posts:
             for piece in post.pieces:
                 yield post, piece
+
+
+def _collapse(text: str) -> tuple[str, list[int]]:
+    """``text`` with every whitespace run made one space, and each kept character's index."""
+    out: list[str] = []
+    idx: list[int] = []
+    pos = 0
+    for m in _SPACE.finditer(text):
+        out.append(text[pos:m.start()])
+        idx.extend(range(pos, m.start()))
+        out.append(" ")
+        idx.append(m.start())
+        pos = m.end()
+    out.append(text[pos:])
+    idx.extend(range(pos, len(text)))
+    return "".join(out), idx
 
 
 def decode_offsets(raw: str, start: int) -> tuple[str, list[int]]:

@@ -108,12 +108,12 @@ def carry(runs: list[Path], judgments: Path, corpus_paths: list[str], todo: Path
                 old = by_text.get(k)
                 sources, unknown = [], False
                 for s in b.sources:
-                    th = corpus.get(s.post)
-                    unit = post_id_at(corpus, s.post, s.offset)  # the scorer's unit rule, as bolt judge's pool
-                    sup = support.get((k, source_key(s.post, unit, s.offset)))
+                    th = corpus.get(s.thread)
+                    unit = post_id_at(corpus, s.thread, s.offset)  # the scorer's unit rule, as bolt judge's pool
+                    sup = support.get((k, source_key(s.thread, unit, s.offset)))
                     if unit is None:
                         sup = False  # an offset outside every post supports nothing
-                    src = {"post": s.post, "offset": s.offset, "unit": unit, "supports": sup}
+                    src = {"post": s.thread, "offset": s.offset, "unit": unit, "supports": sup}
                     if sup is None:
                         unknown = True
                         src["post_text"] = text_at(th, s.offset)[:300] if th is not None else ""

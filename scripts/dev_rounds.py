@@ -49,12 +49,12 @@ def run(index: Path, models: Path | None, out: Path, spec: str, run_id: str, top
     from indexing.search import open_index
 
     searcher = open_index(index)
-    topics = [t for t in read_topics(topics_path) if is_dev(t.number)]
+    topics = [t for t in read_topics(topics_path) if is_dev(t.topic_id)]
     base = parse_config(spec)
     results = []
-    for r in sorted({round_of(t.number) for t in topics}):
+    for r in sorted({round_of(t.topic_id) for t in topics}):
         cfg = replace(base, ranker=str(models / f"fold-{r}.json")) if models else base
-        results += run_topics([t for t in topics if round_of(t.number) == r],
+        results += run_topics([t for t in topics if round_of(t.topic_id) == r],
                               Distiller(searcher, searcher.corpus, cfg), progress=False)
     write_run(run_id, results, out, system=base.name, settings=f"{base!r}, held out by round: {models}")
 

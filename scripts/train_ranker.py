@@ -59,16 +59,16 @@ def collect(index: Path, out: Path, topics_path: Path = DEV_TOPICS) -> None:
     system = d._system = MainSystem(d)
     with out.open("w", encoding="utf-8") as fh:
         for t in read_topics(topics_path):
-            if not is_dev(t.number):
+            if not is_dev(t.topic_id):
                 continue
             system.collect = []
             d.distill(t.query)
             for rec in system.collect:
                 for s, row in zip(rec["sentences"], rec["rows"]):
-                    fh.write(json.dumps({"topic": t.number, "thread": s.thread, "post": s.post, "offset": s.offset,
+                    fh.write(json.dumps({"topic": t.topic_id, "thread": s.thread, "post": s.post, "offset": s.offset,
                                          "text": s.text, "x": [round(v, 6) for v in row]}) + "\n")
             system.collect = None
-            print(t.number, file=sys.stderr)
+            print(t.topic_id, file=sys.stderr)
 
 
 def labels() -> dict:
@@ -92,9 +92,9 @@ def topic_facts() -> tuple[dict[str, int], float]:
     from bolt.formats.topics import read_topics
     from indexing.lookup import count_words
 
-    topics = [t for path in TOPIC_FILES for t in read_topics(path) if is_dev(t.number)]
+    topics = [t for path in TOPIC_FILES for t in read_topics(path) if is_dev(t.topic_id)]
     words = [count_words(n.text) for t in topics for f in t.facets for n in f.nuggets]
-    return {t.number: len(t.facets) for t in topics}, sum(words) / len(words)
+    return {t.topic_id: len(t.facets) for t in topics}, sum(words) / len(words)
 
 
 def _norm_words(text: str) -> frozenset[str]:

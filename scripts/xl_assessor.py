@@ -159,11 +159,11 @@ def main(argv=None) -> int:
         lang = script_lang(t)
         if lang == "eng" or j.key not in careful:
             continue
-        prep = assessor._preps[j.topic]
+        prep = assessor._preps[j.topic_id]
         if not prep.refs:
             continue
         for facet, (_ref, feats) in assessor.cross_features(prep, [t])[0].items():
-            rows.append({"key": j.key, "topic": j.topic, "lang": lang, "facet": facet, "feats": feats,
+            rows.append({"key": j.key, "topic": j.topic_id, "lang": lang, "facet": facet, "feats": feats,
                          "label": facet in careful[j.key].facets, "anchor": facet in j.facets})
     held: dict[tuple, set] = {}
     before: dict[tuple, set] = {}
@@ -196,7 +196,7 @@ def main(argv=None) -> int:
         out = []
         for j in base:
             if j.key in judged:
-                order = [f.id for t in topics if t.number == j.topic for f in t.facets]
+                order = [f.id for t in topics if t.topic_id == j.topic_id for f in t.facets]
                 facets = tuple(f for f in order if f in decided.get(j.key, set()))
                 j = dataclasses.replace(j, facets=facets, responsive_words=j.words if facets else 0)
             out.append(j)
@@ -210,12 +210,12 @@ def main(argv=None) -> int:
     people = list(careful.values())
     for lang in LANGS:
         ts = [t for t in topics if topic_lang(t) == lang]
-        nums = {t.number for t in ts}
+        nums = {t.topic_id for t in ts}
         report["agreement"][lang] = {}
         for name, dec in (("before (v0.5)", before), ("after, held out by topic", held),
                           ("after, family chosen in the folds too", nest), ("after, in-sample", insample)):
-            js = [j for j in variant(dec) if j.topic in nums]
-            a = judgment_agreement([j for j in people if j.topic in nums], js, ts)
+            js = [j for j in variant(dec) if j.topic_id in nums]
+            a = judgment_agreement([j for j in people if j.topic_id in nums], js, ts)
             report["agreement"][lang][name] = {"relevance": a["relevance"], "facets": a["facets"]}
     held_kappa = {lang: {w: [report["agreement"][lang]["after, held out by topic"][w][k] for k in ("kappa", "kappa_ci")]
                        for w in ("relevance", "facets")} for lang in LANGS}

@@ -31,7 +31,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 def nuggets(topic: str = TOPIC) -> list[tuple[str, str, str, int]]:
     """(facet id, text, thread, offset) of every nugget of a sample topic."""
-    t = next(t for t in read_topics(TOPICS) if t.number == topic)
+    t = next(t for t in read_topics(TOPICS) if t.topic_id == topic)
     return [(f.id, n.text, n.post, n.offset) for f in t.facets for n in f.nuggets if n.post]
 
 

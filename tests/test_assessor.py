@@ -70,7 +70,7 @@ def topic():
 def judge(corpus, topic, bullets, config=None):
     """Judgments of one run with the given (text, [(thread, offset), ...]) bullets."""
     bl = tuple(Bullet(i, text, tuple(Source(t, o) for t, o in srcs)) for i, (text, srcs) in enumerate(bullets, 1))
-    run = Run("r1", "r1.xml", {topic.number: Result(topic.number, bl)})
+    run = Run("r1", "r1.xml", {topic.topic_id: Result(topic.topic_id, bl)})
     return list(assess_runs([run], [topic], corpus, config or AssessorConfig(decision="overlap")))
 
 

@@ -88,8 +88,8 @@ def test_converted_files(converted):
     assert [(f.id, f.importance) for f in author[0].facets] == [("1", "vital"), ("2", "vital"), ("3", "okay")]
     d = read_run(converted / "runs" / "D.xml")
     assert list(d.results) == ["1"]  # D did not answer question 2
-    assert d.results["1"].bullets[0].sources[0].post == "XXXXXXXXXXXXXXXX"
-    js = {(j.topic, j.run, j.bullet): j for j in read_judgments(converted / "judgments.author.jsonl")}
+    assert d.results["1"].bullets[0].sources[0].thread == "XXXXXXXXXXXXXXXX"
+    js = {(j.topic_id, j.run, j.bullet): j for j in read_judgments(converted / "judgments.author.jsonl")}
     assert len(js) == 3 + 1 + 1 + 1 + 2 + 1 + 3  # every item judged, marked or not
     split = js[("2", "C", 1)]
     assert split.facets == ("2",) and split.extra["marks"][0]["nugget"] == "2.1"

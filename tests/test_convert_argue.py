@@ -85,7 +85,7 @@ def test_convert_score_compare(tmp_path, capsys):
     assert [n.text for n in topics[0].facet("q1").nuggets] == ["wheat", "maize"]
     assert topics[0].facet("q3").importance == "okay"
     run = read_run(out / "runs" / "runX.xml")
-    assert [s.post for s in run.results["301"].bullets[0].sources] == ["d5", "d6"]
+    assert [s.thread for s in run.results["301"].bullets[0].sources] == ["d5", "d6"]
     capsys.readouterr()
     assert main(["convert", "score", "argue", "--topics", str(out / "topics.xml"),
                  "--judgments", str(out / "judgments.jsonl"), "--json"]) == 0

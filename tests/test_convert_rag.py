@@ -57,9 +57,9 @@ def test_every_report_shape_is_read(conv):
     runs = {p.stem: read_run(p) for p in (conv / "runs").glob("*.xml")}
     assert sorted(runs) == ["runA", "runB", "runC"]
     a = runs["runA"].results["2024-1001"].bullets
-    assert [s.post for s in a[1].sources] == ["msmarco_v2.1_doc_00_1", "msmarco_v2.1_doc_00_2"]
-    assert [s.post for s in runs["runA"].results["2024-1002"].bullets[1].sources] == ["NO-DOCUMENT"]
-    assert [s.post for s in runs["runC"].results["2024-1001"].bullets[0].sources] == ["d-0001", "d-0002"]
+    assert [s.thread for s in a[1].sources] == ["msmarco_v2.1_doc_00_1", "msmarco_v2.1_doc_00_2"]
+    assert [s.thread for s in runs["runA"].results["2024-1002"].bullets[1].sources] == ["NO-DOCUMENT"]
+    assert [s.thread for s in runs["runC"].results["2024-1001"].bullets[0].sources] == ["d-0001", "d-0002"]
     topics = read_topics(conv / "topics.xml")
     assert topics[1].query == "why is the sky blue"
     assert [(f.id, f.importance) for f in topics[1].facets] == [("1", "vital"), ("2", "vital"), ("3", "okay")]
@@ -169,5 +169,5 @@ def test_neuclir_report_shape(tmp_path):
     conv = import_rag([DATA / "nuggets.jsonl", DATA / "reports-neuclir.jsonl"], tmp_path / "n")
     assert conv.judgments is None  # no assignments given: topics and runs only
     bullets = read_run(conv.runs[0]).results["2024-1002"].bullets
-    assert [[s.post for s in b.sources] for b in bullets] == [["doc-a", "doc-b"], ["NO-DOCUMENT"]]
+    assert [[s.thread for s in b.sources] for b in bullets] == [["doc-a", "doc-b"], ["NO-DOCUMENT"]]
     assert conv.commands() == [f"bolt validate {conv.runs[0]} --topics {conv.topics}"]

@@ -93,7 +93,7 @@ def test_repeated_sentence_is_a_warning_and_the_import_goes_on(track, tmp_path, 
     bullets = read_run(out / "runs" / f"{A}.xml").results["T1"].bullets
     assert [b.text for b in bullets] == ["Honey is made from nectar.", "Bees fan it dry."]
     # the repeat's citation joins its first copy's
-    assert [s.post for s in bullets[0].sources] == [SEG.format("00", 1, 2), SEG.format("01", 5, 6)]
+    assert [s.thread for s in bullets[0].sources] == [SEG.format("00", 1, 2), SEG.format("01", 5, 6)]
 
 
 def test_request_file_gives_topics_their_text(track, tmp_path, capsys):

@@ -125,7 +125,7 @@ def test_nist_otherjudged_layout_scores_as_the_seed_layout(tmp_path, capsys):
     assert {r: d["mean"]["nugget_F"] for r, d in doc["runs"].items()} == pytest.approx(NUGGET_F, abs=1e-9)
     seed = import_trecqa(DATA, tmp_path / "seed")
     a, b = read_judgments(seed.judgments), read_judgments(out / "judgments.jsonl")
-    assert [(j.topic, j.run, j.bullet, j.facets) for j in a] == [(j.topic, j.run, j.bullet, j.facets) for j in b]
+    assert [(j.topic_id, j.run, j.bullet, j.facets) for j in a] == [(j.topic_id, j.run, j.bullet, j.facets) for j in b]
     # a mark keeps its item's document
     assert b[1].extra["marks"] == [{"nugget": "3", "docid": "NYT19990202.0002", "text": ""}]
 

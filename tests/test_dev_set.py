@@ -103,7 +103,7 @@ def test_dev_topics_are_split_into_tuning_and_held_out_groups():
 
     topics = read_topics(TOPICS)
     groups = _script("dev_scores").read_groups(GROUPS)
-    assert sorted(groups) == sorted(t.number for t in topics) and len(topics) >= 8
+    assert sorted(groups) == sorted(t.topic_id for t in topics) and len(topics) >= 8
     assert sum(1 for g in groups.values() if g == "held-out") >= 3
     for t in topics:
         assert 3 <= len(t.facets) <= 6 and all(f.nuggets for f in t.facets)
@@ -113,7 +113,7 @@ def test_careful_judgments_are_well_formed_and_cover_every_topic():
     from evaluation.judgments import read_judgments
 
     js = read_judgments(JUDGMENTS)
-    assert {j.topic for j in js} == {f"2.00{i}" for i in range(1, 10)}
+    assert {j.topic_id for j in js} == {f"2.00{i}" for i in range(1, 10)}
     assert all(j.assessor.startswith("careful:") and "text" in j.extra for j in js)
     relevant = [j for j in js if j.facets]
     assert relevant and all(0 < j.responsive_words <= j.words for j in relevant)
@@ -129,8 +129,8 @@ def test_later_careful_judgments_are_well_formed_and_new():
     assert later and all(j.assessor.startswith("careful:") and "text" in j.extra for j in later)
     assert all(0 < j.responsive_words <= j.words for j in later if j.facets)
     assert all(j.responsive_words == 0 for j in later if not j.facets)
-    old = {(j.topic, j.extra["text"]) for j in read_judgments(JUDGMENTS)}
-    assert not old & {(j.topic, j.extra["text"]) for j in later}
+    old = {(j.topic_id, j.extra["text"]) for j in read_judgments(JUDGMENTS)}
+    assert not old & {(j.topic_id, j.extra["text"]) for j in later}
 
 
 def test_main_answers_real_threads_from_the_thread_that_asks(real_samples, tmp_path):
@@ -144,7 +144,7 @@ def test_main_answers_real_threads_from_the_thread_that_asks(real_samples, tmp_p
     build_index([real_samples / "bolt-eng-DF-215.xml"], tmp_path / "i", backend="bm25", progress=False)
     with open_index(tmp_path / "i") as s:
         d = Distiller(s, s.corpus, SystemConfig())
-        for t in [t for t in read_topics(TOPICS) if t.number in ("2.002", "2.003")]:
+        for t in [t for t in read_topics(TOPICS) if t.topic_id in ("2.002", "2.003")]:
             bullets = d.distill(t.query)
             nugget_threads = {n.post for f in t.facets for n in f.nuggets}
             assert 1 <= len(bullets) <= 10

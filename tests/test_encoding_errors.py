@@ -264,7 +264,7 @@ def test_run_then_validate_a_repaired_thread_under_the_same_policy(lenient_index
     assert "pass --encoding-errors cp1252" in capsys.readouterr().err
     assert main(args) == 0
     assert "as recorded in" in capsys.readouterr().err
-    cited = {b.text: (s.post, s.offset) for b in read_run(out).results["T1"].bullets for s in b.sources}
+    cited = {b.text: (s.thread, s.offset) for b in read_run(out).results["T1"].bullets for s in b.sources}
     _, dirty = read_threads(root / "coll", encoding_errors="cp1252")[:2]
     engineers = "Engineers from the county inspected the river bridge on Tuesday."
     assert cited[engineers] == (DIRTY, dirty.raw.index(engineers))

@@ -69,7 +69,7 @@ def test_planted_nuggets_resolve_through_the_reader(out):
         assert len(t.facets) >= 3
         entity = t.query.removeprefix("What did ").removesuffix(" do?")
         for f in t.facets:
-            assert f.nuggets, (t.number, f.id)
+            assert f.nuggets, (t.topic_id, f.id)
             for nug in f.nuggets:
                 th = threads[nug.post]
                 assert th.lang in t.properties.languages

@@ -499,8 +499,8 @@ def test_a_restart_keeps_the_token_kill_prints_the_summary_the_icon_is_served_an
     assert "<!-- campaign 3: do not edit -->" in updated
     from bolt.topics import read_topics
 
-    got = {t.number: [f.desc for f in t.facets] for t in read_topics(tmp_path / "k.topics.xml")}
-    want = {t.number: [f.desc for f in t.facets] for t in read_topics(TOPICS)}
+    got = {t.topic_id: [f.desc for f in t.facets] for t in read_topics(tmp_path / "k.topics.xml")}
+    want = {t.topic_id: [f.desc for f in t.facets] for t in read_topics(TOPICS)}
     want[TOPIC].append("Pensioners ride free.")
     want["1.002"].append("Another one.")
     assert got == want

@@ -146,14 +146,14 @@ def test_judge_in_the_browser(browser, tmp_path, capsys):
     assert set(by_text) == {texts[i] for i in (a, b, c, d)}  # the untouched bullet is not written
     assert len({(j.run, j.bullet) for j in judged}) == len(judged)
 
-    updated = {t.number: t for t in read_topics(out.with_name("ann.topics.xml"))}
+    updated = {t.topic_id: t for t in read_topics(out.with_name("ann.topics.xml"))}
     facet = updated[TOPIC].facet("4")
     assert facet is not None and facet.desc == "Pensioners ride free." and facet.importance == "okay"
     thread = open_corpus(paths=[CORPUS]).get(facet.nuggets[0].post)
     assert facet.nuggets[0].text == nugget_text and nugget_resolves(thread, facet.nuggets[0])
     assert facet.nuggets[0].post in {s.post for s in jb.sources}
     assert [len(t.facets) for n, t in updated.items() if n != TOPIC] == \
-        [len(t.facets) for t in read_topics(TOPICS) if t.number != TOPIC]
+        [len(t.facets) for t in read_topics(TOPICS) if t.topic_id != TOPIC]
     capsys.readouterr()
     assert main(["score", str(runs["alpha"]), str(runs["beta"]), "--topics", str(out.with_name("ann.topics.xml")),
                  "--judgments", str(out), "--json"]) == 0
@@ -249,7 +249,7 @@ def test_adjudicate_and_judge_one_cited_post_at_a_time_in_the_browser(browser, t
         page.close()
         judge.stop()
 
-    lines = {j.extra["text"]: j for j in read_judgments(out) if j.topic == TOPIC}
+    lines = {j.extra["text"]: j for j in read_judgments(out) if j.topic_id == TOPIC}
     assert set(lines) == set(texts)
     decided = lines[page_text := next(t for t, i in shown.items() if i == cur)]
     assert decided.facets == ("2",) and decided.extra["facets_by"] == "adjudicated" and decided.extra["complete"]

@@ -178,7 +178,7 @@ def test_newly_covered_follows_bullet_order_and_support(inputs):
     assert newly_covered(js, [1, 2, 3]) == {1: ("1",), 2: (), 3: ("2",)}
     # a bullet whose sources all fail covers nothing, so the next bullet covers facet 1
     first = js[0]
-    unsupported = Judgment(first.topic, first.run, 1, "t", ("1",), 6, 6,
+    unsupported = Judgment(first.topic_id, first.run, 1, "t", ("1",), 6, 6,
                            (JudgedSource(TID, 1, "p1", False),))
     assert newly_covered([unsupported] + js[1:], [1, 2, 3]) == {1: (), 2: ("1",), 3: ("2",)}
     assert newly_covered([], [1]) == {1: ()}

@@ -10,16 +10,15 @@ from pathlib import Path
 
 import pytest
 
-import topics as topics_pkg
-from bolt.data import sample_corpus_path
+from bolt.data import sample_corpus_path, topic_path
 from bolt.topics import check_topics, read_topics, read_votes
 from indexing.reader import iter_threads
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = sample_corpus_path()
-TOPICS = topics_pkg.path("sample.xml")
-QUERIES = topics_pkg.path("sample.queries.xml")
-VOTES = topics_pkg.path("sample.votes.tsv")
+TOPICS = topic_path("sample.xml")
+QUERIES = topic_path("sample.queries.xml")
+VOTES = topic_path("sample.votes.tsv")
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +82,12 @@ def test_forum_texture():
 
 def test_topic_set_shape(sample_topics):
     assert len(sample_topics) >= 12
-    assert len({t.number for t in sample_topics}) == len(sample_topics)
+    assert len({t.topic_id for t in sample_topics}) == len(sample_topics)
     for t in sample_topics:
-        assert re.fullmatch(r"1\.\d{3}", t.number)
+        assert re.fullmatch(r"1\.\d{3}", t.topic_id)
         assert t.query.endswith("?") and t.description
         assert len(t.facets) >= 3
-        assert {f.importance for f in t.facets} == {"vital", "okay"} or t.number == "1.008"
+        assert {f.importance for f in t.facets} == {"vital", "okay"} or t.topic_id == "1.008"
         for f in t.facets:
             assert f.desc and f.nuggets
             assert all(n.post and n.offset is not None for n in f.nuggets)
@@ -104,8 +103,8 @@ def test_topic_set_shape(sample_topics):
 def test_properties_agree_with_where_the_nuggets_are(sample_topics, threads):
     for t in sample_topics:
         posts = {n.post for f in t.facets for n in f.nuggets}
-        assert {threads[p].lang for p in posts} == set(t.properties.languages), t.number
-        assert (len(posts) > 1) == t.properties.multiple_threads, t.number
+        assert {threads[p].lang for p in posts} == set(t.properties.languages), t.topic_id
+        assert (len(posts) > 1) == t.properties.multiple_threads, t.topic_id
 
 
 def test_every_nugget_offset_resolves_through_the_reader(sample_topics, threads):
@@ -118,27 +117,27 @@ def test_every_nugget_offset_resolves_through_the_reader(sample_topics, threads)
                 post = th.post_at(nug.offset)
                 assert post is not None
                 assert th.find_text(nug.text, nug.offset, 0) is not None
-                assert th.text_at(nug.offset).startswith(nug.text), (t.number, f.id)
+                assert th.text_at(nug.offset).startswith(nug.text), (t.topic_id, f.id)
                 n += 1
     assert n == 74
 
 
 def test_query_only_file_matches(sample_topics):
     queries = read_topics(QUERIES)
-    assert [(q.number, q.query) for q in queries] == [(t.number, t.query) for t in sample_topics]
+    assert [(q.topic_id, q.query) for q in queries] == [(t.topic_id, t.query) for t in sample_topics]
     assert all(q.facets == () and q.description is None for q in queries)
     assert "<facet" not in QUERIES.read_text(encoding="utf-8")
 
 
 def test_votes_cover_every_facet_with_three_assessors(sample_topics):
     votes = read_votes(VOTES)
-    assert set(votes) == {t.number for t in sample_topics}
+    assert set(votes) == {t.topic_id for t in sample_topics}
     for t in sample_topics:
-        assert set(votes[t.number]) == {f.id for f in t.facets}
+        assert set(votes[t.topic_id]) == {f.id for f in t.facets}
         for f in t.facets:
-            v = votes[t.number][f.id]
+            v = votes[t.topic_id][f.id]
             assert v["vital"] + v["okay"] >= 3
-            assert (v["vital"] > v["okay"]) == (f.importance == "vital"), (t.number, f.id)
+            assert (v["vital"] > v["okay"]) == (f.importance == "vital"), (t.topic_id, f.id)
 
 
 def test_make_sample_reproduces_the_bundled_files_byte_for_byte(tmp_path):
@@ -153,7 +152,7 @@ def test_make_sample_reproduces_the_bundled_files_byte_for_byte(tmp_path):
     for rel in made:
         assert (tmp_path / "c" / rel).read_bytes() == (CORPUS / rel).read_bytes(), rel
     for name in ("sample.xml", "sample.queries.xml", "sample.votes.tsv"):
-        assert (tmp_path / "t" / name).read_bytes() == topics_pkg.path(name).read_bytes(), name
+        assert (tmp_path / "t" / name).read_bytes() == topic_path(name).read_bytes(), name
 
 
 def test_bolt_validate_topics_passes_on_the_sample():

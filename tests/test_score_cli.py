@@ -10,7 +10,7 @@ from bolt.cli import main
 from bolt.data import sample_corpus_path
 from bolt.topics import read_topics
 from evaluation.judgments import JudgedSource, Judgment, write_judgments
-from topics import path as topics_path
+from bolt.data import topic_path as topics_path
 
 TOPICS = topics_path("sample.xml")
 
@@ -25,14 +25,14 @@ def sample(tmp_path_factory):
     for rid, bullets in {"good": [(n1, f1), (n2, f2)], "poor": [(n1, None)]}.items():
         body = "".join(f'<bullet>{n.text}<source post="{n.post}" offset="{n.offset}"/></bullet>' for n, _ in bullets)
         p = d / f"{rid}.xml"
-        p.write_text(f'<results run="{rid}"><result number="{topic.number}"><response>{body}</response></result>'
+        p.write_text(f'<results run="{rid}"><result number="{topic.topic_id}"><response>{body}</response></result>'
                      f'</results>\n', encoding="utf-8")
         runs[rid] = p
     js = []
     for rid, bullets in {"good": [(n1, f1), (n2, f2)], "poor": [(n1, None)]}.items():
         for k, (n, f) in enumerate(bullets, start=1):
             words = len(n.text.split())
-            js.append(Judgment(topic.number, rid, k, "human:test", (f.id,) if f else (), words, words if f else 0,
+            js.append(Judgment(topic.topic_id, rid, k, "human:test", (f.id,) if f else (), words, words if f else 0,
                                (JudgedSource(n.post, n.offset, None, f is not None),), {}))
     jpath = d / "judgments.jsonl"
     write_judgments(js, jpath, header={"assessor": "human:test", "version": "1"})
@@ -57,10 +57,10 @@ def test_score_json_shape_and_values(capsys, sample):
     good = doc["runs"]["good"]
     assert list(good["mean"]) == names
     m = len(topic.facets)
-    t = good["topics"][topic.number]
+    t = good["topics"][topic.topic_id]
     assert t["R_n"] == pytest.approx(2 / m)
     assert t["P_n"] == pytest.approx(1.0) and t["P_c"] == pytest.approx(1.0)
-    poor = doc["runs"]["poor"]["topics"][topic.number]
+    poor = doc["runs"]["poor"]["topics"][topic.topic_id]
     assert poor["R_n"] == 0.0 and poor["P_c"] == 0.0 and poor["F_GD"] == 0.0
     n_topics = len(read_topics(TOPICS))
     assert len(good["topics"]) == n_topics                            # unanswered topics are counted
@@ -79,8 +79,8 @@ def test_corpus_places_nugget_citations_in_posts(capsys, sample):
     d, topic, runs, jpath = sample
     _, with_corpus, _ = _score(capsys, sample, "--json", "--corpus", str(sample_corpus_path()))
     _, without, _ = _score(capsys, sample, "--json")
-    rc_c = json.loads(with_corpus)["runs"]["good"]["topics"][topic.number]["R_c"]
-    rc_o = json.loads(without)["runs"]["good"]["topics"][topic.number]["R_c"]
+    rc_c = json.loads(with_corpus)["runs"]["good"]["topics"][topic.topic_id]["R_c"]
+    rc_o = json.loads(without)["runs"]["good"]["topics"][topic.topic_id]["R_c"]
     cited = [topic.facets[0].nuggets[0], topic.facets[1].nuggets[0]]
     nuggets = [n for f in topic.facets for n in f.nuggets if n.post]
     # Without a corpus a unit is (thread, @offset): every nugget citation is its own unit.
@@ -167,7 +167,7 @@ def test_library_score_equals_the_command_and_reads_its_own_json(capsys, sample,
     assert back == rep and back.name == "s" and back.signature == rep.signature
     assert back.dumps() == rep.dumps()
     assert rep.to_csv() == (tmp_path / "cli.csv").read_text(encoding="utf-8")
-    assert rep.per_topic("R_n")["good"][topic.number] == pytest.approx(2 / len(topic.facets))
+    assert rep.per_topic("R_n")["good"][topic.topic_id] == pytest.approx(2 / len(topic.facets))
 
 
 def test_also_reports_a_second_beta_beside_the_first(capsys, sample):
@@ -185,7 +185,7 @@ def test_also_reports_a_second_beta_beside_the_first(capsys, sample):
     vital = sum(f.importance == "vital" for f in (f1, f2))
     n_vital = sum(f.importance == "vital" for f in topic.facets)
     length = sum(len("".join(f.nuggets[0].text.split())) for f in (f1, f2))
-    t = doc["runs"]["good"]["topics"][topic.number]
+    t = doc["runs"]["good"]["topics"][topic.topic_id]
     assert t["nugget_F"] == pytest.approx(nugget_f(vital, 2 - vital, n_vital, length, 3.0))
     assert t["nugget_F(beta=5)"] == pytest.approx(nugget_f(vital, 2 - vital, n_vital, length, 5.0))
     assert t["nugget_F"] != t["nugget_F(beta=5)"] or vital == n_vital
@@ -218,8 +218,8 @@ def test_q_prints_trec_eval_lines_per_topic_and_all(capsys, sample):
     assert len(good) == 2 * n + 2
     assert good[-2:] == [("R_n", "all", round(doc["runs"]["good"]["mean"]["R_n"], 4)),
                          ("P_c", "all", round(doc["runs"]["good"]["mean"]["P_c"], 4))]
-    t = doc["runs"]["good"]["topics"][topic.number]
-    assert ("R_n", topic.number, round(t["R_n"], 4)) in good
+    t = doc["runs"]["good"]["topics"][topic.topic_id]
+    assert ("R_n", topic.topic_id, round(t["R_n"], 4)) in good
     # one run: trec_eval's three columns
     code = main(["score", str(runs["good"]), "--topics", str(TOPICS), "--judgments", str(jpath), "--by-topic",
                  "-m", "R_n"])

@@ -238,7 +238,7 @@ def test_bullet_facts_are_what_the_statistics_reduce(table):
     """Per-bullet facts (N_k, wasted words, supporting units, w_k/W_k) by hand, and their sums are the statistics."""
     from evaluation.scoring import bullet_facts
 
-    by_k = {j.bullet: j for j in JUDGMENTS if j.run == "A" and j.topic == "1.001"}
+    by_k = {j.bullet: j for j in JUDGMENTS if j.run == "A" and j.topic_id == "1.001"}
     facts, dropped = bullet_facts(RUN_A.results["1.001"].bullets, by_k.get, known={"1", "2", "3"})
     assert [b.newly_covered for b in facts] == [("1",), (), (), ()]
     assert [b.wasted_words for b in facts] == [2, 5, 4, 3]          # struck; redundant; unsupported; unjudged
@@ -250,7 +250,7 @@ def test_bullet_facts_are_what_the_statistics_reduce(table):
     assert sum(b.wasted_words for b in facts) == s.of(reduce_facets).wasted_words == 14
     assert sum(len(b.supporting) for b in facts) == s.of(reduce_citations).sources_supporting == 2
     assert sum(b.length for b in facts) == s.of(reduce_nuggets).length and dropped == 0
-    by_k = {j.bullet: j for j in JUDGMENTS if j.run == "B" and j.topic == "1.001"}
+    by_k = {j.bullet: j for j in JUDGMENTS if j.run == "B" and j.topic_id == "1.001"}
     [b] = bullet_facts(RUN_B.results["1.001"].bullets, by_k.get, known={"1", "2", "3"})[0]
     assert b.facets == ("2", "3") and b.newly_covered == ("2", "3") and b.wasted_words == 3   # source 1 narrows to 2
 

@@ -21,7 +21,7 @@ from evaluation.scoring import build_stats, count_words, non_ws_chars
 
 
 class Source(NamedTuple):
-    post: str
+    thread: str
     offset: int
 
 
@@ -32,7 +32,7 @@ class Bullet(NamedTuple):
 
 
 class Result(NamedTuple):
-    number: str
+    topic_id: str
     bullets: tuple
 
 
@@ -107,7 +107,7 @@ def test_the_one_parser_normalises_or_says_what_to_fix(obj, expected, tmp_path, 
     except ValueError as exc:
         got = str(exc)
     else:
-        assert (j.topic, j.run, j.bullet, j.assessor, j.words, j.line) == ("1.001", "r", 2, "a", 9, 7)
+        assert (j.topic_id, j.run, j.bullet, j.assessor, j.words, j.line) == ("1.001", "r", 2, "a", 9, 7)
         got = (j.facets, [(s.unit, s.facets, s.extra) for s in j.sources], j.extra)
     assert got == expected
     # the file reader (orjson first, json when it must) reads the line as parse_judgment does
@@ -188,8 +188,8 @@ def _reference(topic, runs, jidx):
     rows = {}
     for run in runs:
         out = []
-        for k, b in enumerate(run.results[topic.number].bullets, start=1):
-            j = jidx.get((topic.number, run.run_id, k))
+        for k, b in enumerate(run.results[topic.topic_id].bullets, start=1):
+            j = jidx.get((topic.topic_id, run.run_id, k))
             if j is None:
                 out.append((b, None, [], []))
                 continue
@@ -246,7 +246,7 @@ def test_statistics_equal_the_definitions_on_random_judgments():
             judged.append(Judgment(
                 "1.001", f"r{r}", k, "a", tuple(str(rng.randint(1, 8)) for _ in range(rng.randint(0, 3))),
                 words, rng.randint(0, words),
-                tuple(JudgedSource(s.post, s.offset, rng.choice((None, "p1", "p2")), rng.random() < 0.7,
+                tuple(JudgedSource(s.thread, s.offset, rng.choice((None, "p1", "p2")), rng.random() < 0.7,
                                    rng.choice((None, ("1",), ("2", "3"), ()))) for s in srcs)))
         runs.append(Run(f"r{r}", "x", {"1.001": Result("1.001", tuple(bullets))}))
     table = build_stats([topic], runs, [judged], avg_nugget_words=3.0)

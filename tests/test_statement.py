@@ -210,7 +210,7 @@ def test_forum_pairs_from_careful_judgments():
     from bolt.topics import read_topics
     from evaluation.matching.text import script_lang
 
-    n_facets = {t.number: len(t.facets) for t in read_topics(topics)}
+    n_facets = {t.topic_id: len(t.facets) for t in read_topics(topics)}
     want: dict[tuple[str, str], set[str]] = {}
     for line in judged.read_text(encoding="utf-8").splitlines():
         j = json.loads(line)

@@ -96,7 +96,7 @@ def test_results_stream_before_the_file_ends(tmp_path):
     # a broken tail does not stop earlier results from being yielded, in order
     p = _write(tmp_path, GUIDELINE_STYLE + "<result number='1.003'><response><bullet>x</bullet>\n<oops")
     problems = []
-    got = [r.number for r in iter_results(p, problems)]
+    got = [r.topic_id for r in iter_results(p, problems)]
     assert got == ["1.001", "1.002"] and problems[-1].rule == "not-well-formed"
     with pytest.raises(ProblemsError) as exc:  # without a list: raised after the last result
         list(iter_results(p))

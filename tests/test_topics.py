@@ -50,7 +50,7 @@ def rules_of(path: Path) -> list[tuple[int | None, str]]:
 
 def test_full_form_with_bare_topics(tmp_path):
     topics = read_topics(write(tmp_path, FULL))
-    assert [t.number for t in topics] == ["1.001", "1.002"]
+    assert [t.topic_id for t in topics] == ["1.001", "1.002"]
     t = topics[0]
     assert t.query == "What did Bain Capital do in the 1990s?"
     assert t.line == 2
@@ -70,7 +70,7 @@ def test_full_form_with_bare_topics(tmp_path):
 def test_topics_root_and_query_only_form(tmp_path):
     p = write(tmp_path, '<topics>\n<topic number="2.1">\n<query>Q?</query>\n</topic>\n</topics>\n')
     (t,) = read_topics(p)
-    assert (t.number, t.query, t.facets, t.line) == ("2.1", "Q?", (), 2)
+    assert (t.topic_id, t.query, t.facets, t.line) == ("2.1", "Q?", (), 2)
     assert check_topics(p) == []
 
 

@@ -1,10 +1,3 @@
-"""Topic sets shipped with the toolkit (``sample.xml``, ``sample.queries.xml``, ``sample.votes.tsv``)."""
-from __future__ import annotations
-
-from importlib.resources import files
-from pathlib import Path
-
-
-def path(name: str) -> Path:
-    """Path of a bundled topic file, e.g. ``path("sample.xml")``."""
-    return Path(str(files(__name__) / name))
+"""Topic sets shipped with the toolkit (``sample.xml``, ``sample.queries.xml``, ``sample.votes.tsv``, the
+dev sets). Data, not an import name: installed as ``bolt.data.topics`` (setup.py); find a file with
+``bolt.data.topic_path(name)``, which works from a checkout and from an installed wheel."""

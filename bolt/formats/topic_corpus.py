@@ -27,7 +27,7 @@ def check_nugget(file: str, topic: "Topic", facet: "Facet", nugget: "Nugget", co
         return []
 
     def problem(rule: str, message: str) -> list[Problem]:
-        return [Problem(RULES[rule].severity, file, nugget.line, rule, f"facet {facet.id}: {message}", topic.number)]
+        return [Problem(RULES[rule].severity, file, nugget.line, rule, f"facet {facet.id}: {message}", topic.topic_id)]
 
     thread = corpus.get(nugget.post)
     if thread is None:

@@ -29,6 +29,7 @@ from indexing.problems import ERROR, Problem, ProblemsError
 from bolt.formats.topic_rules import DOCTYPE_REFUSED, INVALID_UTF8, NOT_WELL_FORMED, RULES, TOO_LARGE
 from bolt.formats.topic_corpus import MAX_WORDS_BEFORE, check_nugget, find_nugget_offsets, nugget_resolves  # noqa: F401
 from bolt.formats.votes import VOTES, VOTES_HEADER, read_votes, write_votes  # noqa: F401  (re-exported)
+from indexing.aliases import old_name
 from indexing.textfacts import count_words
 
 IMPORTANCES = ("vital", "okay")
@@ -106,11 +107,16 @@ class TopicProperties:
                 and self.multiple_threads is None)
 
 
+@old_name("number", "topic_id")
 @dataclass(frozen=True, slots=True)
 class Topic:
-    """One topic: what systems see (``number``, ``query``) and what assessors keep."""
+    """One topic: what systems see (its id, ``query``) and what assessors keep.
 
-    number: str
+    ``topic_id`` is the file's ``<topic number=...>`` (the key stays, SPEC); ``number`` is its
+    read-only old name.
+    """
+
+    topic_id: str
     query: str
     description: str | None = None
     properties: TopicProperties = TopicProperties()
@@ -130,7 +136,7 @@ class Topic:
 
     def summary(self) -> "Topic":
         """The query-only form systems see at run time."""
-        return Topic(self.number, self.query, line=self.line)
+        return Topic(self.topic_id, self.query, line=self.line)
 
 
 # --------------------------------------------------------------------------- reading
@@ -200,11 +206,11 @@ def _parse(path: Path) -> tuple[list[Topic], list[Problem]]:
         topic = _read_topic(el, err)
         if topic is None:
             continue
-        if topic.number in seen:
-            err(el.sourceline, "duplicate-topic", f"topic number {topic.number} already used at line "
-                f"{seen[topic.number]}; give each topic a unique number", topic.number)
+        if topic.topic_id in seen:
+            err(el.sourceline, "duplicate-topic", f"topic number {topic.topic_id} already used at line "
+                f"{seen[topic.topic_id]}; give each topic a unique number", topic.topic_id)
             continue
-        seen[topic.number] = el.sourceline
+        seen[topic.topic_id] = el.sourceline
         topics.append(topic)
     if not topics and not any(p.severity == ERROR for p in problems):
         err(None, "no-topics", "the file holds no <topic> element; add at least one")
@@ -446,7 +452,7 @@ def write_topics(topics: Iterable[Topic], path: str | os.PathLike, queries_only:
     path = Path(path)
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<topics>"]
     for t in topics:
-        lines.append(f'<topic number="{_attr(t.number)}">')
+        lines.append(f'<topic number="{_attr(t.topic_id)}">')
         lines.append(f"  <query>{_esc(t.query)}</query>")
         if not queries_only:
             if t.description is not None:
@@ -482,7 +488,7 @@ def add_facets(source: str | os.PathLike, added: dict[str, list[Facet]], path: s
     unusual layout), the file is written from the records instead (comments then lost).
     """
     text = Path(source).read_text(encoding="utf-8")
-    order = {t.number: i for i, t in enumerate(read_topics(source))}
+    order = {t.topic_id: i for i, t in enumerate(read_topics(source))}
     out, pos = [], 0
     for number, facets in sorted(added.items(), key=lambda kv: order.get(kv[0], len(order))):
         start = re.search(rf'<topic\s[^>]*number="{re.escape(_attr(number))}"', text[pos:])
@@ -497,15 +503,15 @@ def add_facets(source: str | os.PathLike, added: dict[str, list[Facet]], path: s
         pos = at
     candidate = "".join(out) + text[pos:]
     _atomic_write(Path(path), candidate)
-    want = {t.number: [f.id for f in t.facets] for t in read_topics(source)}
+    want = {t.topic_id: [f.id for f in t.facets] for t in read_topics(source)}
     for number, facets in added.items():
         want[number] = want.get(number, []) + [f.id for f in facets]
     try:
-        got = {t.number: [f.id for f in t.facets] for t in read_topics(path)}
+        got = {t.topic_id: [f.id for f in t.facets] for t in read_topics(path)}
     except Exception:  # noqa: BLE001 - any parse failure: fall back to writing the records
         got = None
     if got != want:
-        merged = [dataclasses.replace(t, facets=t.facets + tuple(added.get(t.number, ()))) for t in read_topics(source)]
+        merged = [dataclasses.replace(t, facets=t.facets + tuple(added.get(t.topic_id, ()))) for t in read_topics(source)]
         write_topics(merged, path)
 
 

@@ -116,15 +116,15 @@ def validate_runs(paths: Iterable[str | os.PathLike], topics_path: str | os.Path
         for result in reader:
             report.results += 1
             report.bullets += len(result.bullets)
-            if result.number:
-                answered.add(result.number)
-                if topics is not None and result.number not in topics:
+            if result.topic_id:
+                answered.add(result.topic_id)
+                if topics is not None and result.topic_id not in topics:
                     found.append(_unknown_topic(file, result, topics))
             for bullet in result.bullets:
                 if checker is not None:
-                    found.extend(checker.check(file, result.number or None, bullet))
+                    found.extend(checker.check(file, result.topic_id or None, bullet))
                 else:
-                    shapes.extend(_thread_id_shape(file, result.number or None, bullet))
+                    shapes.extend(_thread_id_shape(file, result.topic_id or None, bullet))
         found.extend(_thread_id_summary(shapes))
         if reader.complete:
             if topics is not None:
@@ -173,23 +173,23 @@ def _topic_numbers(topics_path, report: Report) -> dict[str, int] | None:
         report.add(Problem(ERROR, str(topics_path), exc.line, "file-unreadable",
                            f"cannot read the topic file: {exc.message}; check the --topics path"))
         return None
-    return {t.number: t.line for t in topics}
+    return {t.topic_id: t.line for t in topics}
 
 
 def _unknown_topic(file: str, result: Result, topics: dict[str, int]) -> Problem:
-    close = difflib.get_close_matches(result.number, list(topics), n=1) if len(topics) < 20_000 else []
+    close = difflib.get_close_matches(result.topic_id, list(topics), n=1) if len(topics) < 20_000 else []
     hint = f" (did you mean {close[0]}?)" if close else ""
     return _problem(UNKNOWN_TOPIC, file, result.line,
-                    f"topic {result.number} is not in the topic file{hint}; use a number from the topic file "
-                    "or delete this <result>", result.number)
+                    f"topic {result.topic_id} is not in the topic file{hint}; use a number from the topic file "
+                    "or delete this <result>", result.topic_id)
 
 
 def _thread_id_shape(file: str, topic: str | None, bullet: Bullet) -> list[Problem]:
     out = []
     for s in bullet.sources:
-        if s.post.strip() and not _THREAD_ID.fullmatch(s.post):
+        if s.thread.strip() and not _THREAD_ID.fullmatch(s.thread):
             out.append(_problem(BAD_THREAD_ID, file, s.line or bullet.line,
-                                f"post=\"{s.post[:60]}\" does not look like a thread id (bolt-eng-DF-... or "
+                                f"post=\"{s.thread[:60]}\" does not look like a thread id (bolt-eng-DF-... or "
                                 "ENG_DF_...); post holds the <doc id> of the cited thread, not a post id "
                                 "(validate with --corpus to check it)", topic, bullet.position))
     return out
@@ -255,26 +255,26 @@ class _CorpusChecker:
         in_post = []
         for s in bullet.sources:
             line = s.line or bullet.line
-            if not s.post.strip() or s.offset < 0:
+            if not s.thread.strip() or s.offset < 0:
                 continue  # reported by the parser
-            thread = self._thread(s.post)
+            thread = self._thread(s.thread)
             if thread is None:
                 out.append(_problem(UNKNOWN_THREAD, file, line,
-                                    f"thread {s.post[:80]} is not in the corpus; check the id (post holds the "
+                                    f"thread {s.thread[:80]} is not in the corpus; check the id (post holds the "
                                     "<doc id> of the thread) and that --corpus/--index is the collection the "
                                     "topics use", topic, bullet.position))
                 continue
             n = len(thread.raw)
             if s.offset >= n:
                 out.append(_problem(OFFSET_OUTSIDE_THREAD, file, line,
-                                    f"offset {s.offset} is past the end of thread {s.post} ({n} code points, "
+                                    f"offset {s.offset} is past the end of thread {s.thread} ({n} code points, "
                                     f"offsets 0..{n - 1}); offsets count code points of the raw XML, not bytes",
                                     topic, bullet.position))
                 continue
             post = thread.post_at(s.offset)
             if post is None:
                 out.append(_problem(OFFSET_OUTSIDE_POST, file, line,
-                                    f"offset {s.offset} in thread {s.post} is not inside a <post> "
+                                    f"offset {s.offset} in thread {s.thread} is not inside a <post> "
                                     f"({_nearest_post(thread, s.offset)}); point at the cited text inside "
                                     "its post", topic, bullet.position))
                 continue
@@ -286,7 +286,7 @@ class _CorpusChecker:
                 first = in_post[0][2]
                 out.append(_problem(TEXT_NOT_NEAR_OFFSET, file, bullet.line,
                                     "the bullet's text is not found at, or within three words after, any of its "
-                                    f"offsets (first: {first.post} at {first.offset}); if it is a translation "
+                                    f"offsets (first: {first.thread} at {first.offset}); if it is a translation "
                                     "or a paraphrase this is expected, else point each offset at the start of "
                                     "the text it cites", topic, bullet.position))
         return out

@@ -76,17 +76,16 @@ class Demo:
     # -- inputs
     def inputs(self) -> tuple[Path, Path, Path, Path | None]:
         """The bundled collection and topic files (full, query-only, votes)."""
-        import topics as bundled
         from indexing.errors import ToolkitError
 
         try:
-            from bolt.data import sample_corpus_path
+            from bolt.data import sample_corpus_path, topic_path
         except ImportError as exc:
             raise ToolkitError(f"the bundled sample collection is missing ({exc})",
                                hint="reinstall the toolkit with 'pip install -e .'") from None
         corpus = Path(sample_corpus_path())
-        full, queries = bundled.path("sample.xml"), bundled.path("sample.queries.xml")
-        votes = bundled.path("sample.votes.tsv")
+        full, queries = topic_path("sample.xml"), topic_path("sample.queries.xml")
+        votes = topic_path("sample.votes.tsv")
         for p in (corpus, full, queries):
             if not p.exists():
                 raise ToolkitError("a bundled sample file is missing", file=str(p),

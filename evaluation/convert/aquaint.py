@@ -27,13 +27,13 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from bolt.formats.submission import Result, read_run, write_run
 from bolt.formats.topics import Facet, Topic, read_topics, write_topics
 from evaluation.convert.common import (ASTERISKS, Problems, bullet, check_duplicate_texts, is_number, iter_lines,
                                        judgment, mark_lines, one_folder, write_lines)
-from evaluation.judgments import read_holistic, read_judgments, write_judgments
+from evaluation.judgments import Judgment, read_holistic, read_judgments, write_judgments
 from indexing.errors import ToolkitError
 
 FORMAT = "aquaint-pilot"
@@ -444,41 +444,27 @@ def _write_pilot(out: Path, files: PilotFiles, questions: dict[str, PilotQuestio
                  holistic_rows: list[tuple[str, str, str, float, float]], problems: Problems) -> Converted:
     """Write our formats: topics and judgments per assessor, one run per pilot run, holistic TSVs."""
     out.mkdir(parents=True, exist_ok=True)
-    topics_paths, judgment_paths, run_paths, hol_paths = {}, {}, [], {}
+    topics_paths, judgment_paths, hol_paths = {}, {}, {}
     for assessor, by_q in nuggets.items():
         topics = []
         for qnum, q in questions.items():
             facets = tuple(Facet(id=n.number, importance="vital" if n.vital else "okay", desc=n.text)
                            for n in by_q.get(qnum, []))
-            topics.append(Topic(number=qnum, query=q.text, facets=facets))
+            topics.append(Topic(topic_id=qnum, query=q.text, facets=facets))
         topics_paths[assessor] = out / f"topics.{assessor}.xml"
         write_topics(topics, topics_paths[assessor])
     if not nuggets:  # no nugget lists: the questions alone, and no judgments (holistic scoring only)
         topics_paths["questions"] = out / "topics.xml"
-        write_topics([Topic(number=q.qnum, query=q.text) for q in questions.values()], topics_paths["questions"])
+        write_topics([Topic(topic_id=q.qnum, query=q.text) for q in questions.values()], topics_paths["questions"])
         judgment_paths["questions"] = out / "judgments.none.jsonl"
         write_judgments([], judgment_paths["questions"], header={"assessor": "none", "converted_from": FORMAT})
-    runs_dir = out / "runs"
-    for run, by_q in items.items():
-        results = []
-        for qnum in questions:
-            if qnum in by_q:
-                results.append(Result(number=qnum, bullets=tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[qnum])))
-        path = runs_dir / f"{run}.xml"
-        write_run(run, results, path, system=f"converted from {FORMAT} {files.questions.parent}")
-        run_paths.append(path)
+    run_paths = write_item_runs(items, questions, out / "runs",
+                                system=f"converted from {FORMAT} {files.questions.parent}")
     for assessor in nuggets:
         by_item: dict[tuple[str, str, int], list[PilotMark]] = defaultdict(list)
         for mk in marks.get(assessor, []):
             by_item[(mk.qnum, mk.run, mk.item)].append(mk)
-        js = []
-        for run, by_q in items.items():
-            for qnum, its in by_q.items():
-                for it in its:
-                    mks = by_item.get((qnum, run, it.item), [])
-                    extra = {"marks": [{"nugget": m.nugget, "docid": m.docid, "text": m.text} for m in mks]} if mks else {}
-                    js.append(judgment(qnum, run, it.item, ASSESSOR_PREFIX + assessor, it.text,
-                                       [m.base for m in mks], [it.docid], extra))
+        js = item_judgments(items, by_item, ASSESSOR_PREFIX + assessor)
         judgment_paths[assessor] = out / f"judgments.{assessor}.jsonl"
         write_judgments(js, judgment_paths[assessor], header={"assessor": ASSESSOR_PREFIX + assessor,
                                                               "converted_from": FORMAT})
@@ -493,6 +479,34 @@ def _write_pilot(out: Path, files: PilotFiles, questions: dict[str, PilotQuestio
               "assessors": len(nuggets), "marks": sum(len(v) for v in marks.values()),
               "holistic": len(holistic_rows)}
     return Converted(out, topics_paths, judgment_paths, run_paths, hol_paths, counts, problems.warnings)
+
+
+def write_item_runs(items: dict[str, dict[str, list[PilotItem]]], questions: Iterable[str], runs_dir: Path, *,
+                    system: str) -> list[Path]:
+    """One run file per run of items (pilot and TREC QA), its answers in the questions' order."""
+    paths = []
+    order = list(questions)
+    for run, by_q in items.items():
+        results = [Result(topic_id=qnum, bullets=tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[qnum]))
+                   for qnum in order if qnum in by_q]
+        path = runs_dir / f"{run}.xml"
+        write_run(run, results, path, system=system)
+        paths.append(path)
+    return paths
+
+
+def item_judgments(items: dict[str, dict[str, list[PilotItem]]],
+                   marks: dict[tuple[str, str, int], list[PilotMark]], assessor: str) -> list[Judgment]:
+    """A judgment of every item, its facets the nuggets marked in it (``marks`` by question, run, item);
+    the marks themselves are kept in ``extra`` so the export writes them back."""
+    js = []
+    for run, by_q in items.items():
+        for qnum, its in by_q.items():
+            for it in its:
+                mks = marks.get((qnum, run, it.item), [])
+                extra = {"marks": [{"nugget": m.nugget, "docid": m.docid, "text": m.text} for m in mks]} if mks else {}
+                js.append(judgment(qnum, run, it.item, assessor, it.text, [m.base for m in mks], [it.docid], extra))
+    return js
 
 
 def _fmt(x: float) -> str:
@@ -525,30 +539,30 @@ def export_pilot(out: str | os.PathLike, *, runs: list[str | os.PathLike], topic
     read = [read_run(p) for p in runs]
     topic_sets = {a: read_topics(p) for a, p in topics.items()}
     first = next(iter(topic_sets.values()))
-    qnums = [t.number for t in first]
-    write_lines(out / "questions", [f"{t.number} {t.query}" for t in first], written)
+    qnums = [t.topic_id for t in first]
+    write_lines(out / "questions", [f"{t.topic_id} {t.query}" for t in first], written)
     for qnum in qnums:
         blocks = []
         for run in read:
             res = run.results.get(qnum)
             if res is None or not res.bullets:
                 continue
-            blocks.append([f"{qnum} {run.run_id} {b.sources[0].post if b.sources else 'X' * 8} {b.text}"
+            blocks.append([f"{qnum} {run.run_id} {b.sources[0].thread if b.sources else 'X' * 8} {b.text}"
                            for b in res.bullets])
         if blocks:
             write_lines(out / f"Q.{qnum}", _join_blocks(blocks), written)
-    texts = {(r.run_id, n, b.position): (b.text, b.sources[0].post if b.sources else "X" * 8)
+    texts = {(r.run_id, n, b.position): (b.text, b.sources[0].thread if b.sources else "X" * 8)
              for r in read for n, res in r.results.items() for b in res.bullets} if judgments else {}
     for assessor, ts in topic_sets.items():
         for t in ts:
             if t.facets:
-                write_lines(out / f"{t.number}.{assessor}",
+                write_lines(out / f"{t.topic_id}.{assessor}",
                        [f"{f.id} {'* ' if f.vital else ''}{f.desc}" for f in t.facets], written)
         if assessor in judgments:
             by_q: dict[str, dict[str, list[str]]] = defaultdict(dict)
             for j in read_judgments(judgments[assessor]):
-                text, docid = texts.get((j.run, j.topic, j.bullet), ("", "X" * 8))
-                by_q[j.topic].setdefault(j.run, []).extend(mark_lines(j, docid, text))
+                text, docid = texts.get((j.run, j.topic_id, j.bullet), ("", "X" * 8))
+                by_q[j.topic_id].setdefault(j.run, []).extend(mark_lines(j, docid, text))
             for qnum in qnums:
                 blocks = [by_q[qnum][r.run_id] for r in read if by_q.get(qnum, {}).get(r.run_id)]
                 if blocks:

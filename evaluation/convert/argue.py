@@ -288,7 +288,7 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
                              nuggets=tuple(Nugget(text=a) for a in n.answers)) for n in (b.nuggets if b else ()))
         rules = format_aggregators({n.id: n.aggregator for n in b.nuggets}) if b else None
         query, description = topic_text(requests, titles, t)
-        topics.append(Topic(number=t, query=query, description=description, facets=facets, rules=rules))
+        topics.append(Topic(topic_id=t, query=query, description=description, facets=facets, rules=rules))
     write_topics(topics, out / "topics.xml")
     by_run: dict[str, list] = {}
     for (run, topic), r in reports.items():
@@ -296,7 +296,7 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
     run_paths = []
     for run, reps in by_run.items():
         order = {t: i for i, t in enumerate(topic_ids)}
-        results = [Result(number=rep.topic,
+        results = [Result(topic_id=rep.topic,
                           bullets=tuple(bullet(i, s.text, s.citations) for i, s in enumerate(rep.sentences, 1)))
                    for rep in sorted(reps, key=lambda x: order[x.topic])]
         path = out / "runs" / f"{run}.xml"
@@ -313,7 +313,7 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
             sources = tuple(JudgedSource(post=d, offset=0, unit=None, supports=bool(s.attested.get(d, False)),
                                          extra={"relevant": s.relevant[d]} if d in s.relevant else {}) for d in docs)
             words = count_words(s.text)
-            js.append(Judgment(topic=topic, run=run, bullet=k, assessor=f"auto:{ASSESSOR}", facets=tuple(matched),
+            js.append(Judgment(topic_id=topic, run=run, bullet=k, assessor=f"auto:{ASSESSOR}", facets=tuple(matched),
                                words=words, responsive_words=words, sources=sources,
                                extra={"matched_answers": matched} if matched else {}))
     jpath = None
@@ -338,19 +338,19 @@ def export_argue(out: str | os.PathLike, *, runs: list, topics: str | os.PathLik
         if not t.facets:
             continue
         aggs = parse_aggregators(t.rules)
-        banks.append({"query_id": t.number, "title_query": t.query, "format_version": "v3", "nugget_bank": {
-            f.desc: {"question": f.desc, "question_id": f.id, "query_id": t.number,
+        banks.append({"query_id": t.topic_id, "title_query": t.query, "format_version": "v3", "nugget_bank": {
+            f.desc: {"question": f.desc, "question_id": f.id, "query_id": t.topic_id,
                      "answers": {n.text: {"answer": n.text} for n in f.nuggets},
                      "aggregator_type": aggs.get(f.id, "OR"), "importance": f.importance} for f in t.facets}})
     write_jsonl(banks, out / "nugget-banks.jsonl")
     written = [out / "nugget-banks.jsonl"]
-    question = {(t.number, f.id): f.desc for t in ts for f in t.facets}
-    judged = {(j.topic, j.run, j.bullet): j for j in read_judgments(judgments)} if judgments else {}
+    question = {(t.topic_id, f.id): f.desc for t in ts for f in t.facets}
+    judged = {(j.topic_id, j.run, j.bullet): j for j in read_judgments(judgments)} if judgments else {}
     rows = []
     for p in runs:
         r = read_run(p)
         for t in ts:
-            res = r.results.get(t.number)
+            res = r.results.get(t.topic_id)
             if res is None:
                 continue
             refs: list[str] = []
@@ -359,13 +359,13 @@ def export_argue(out: str | os.PathLike, *, runs: list, topics: str | os.PathLik
                 cites = cited_documents(b)
                 refs += [c for c in cites if c not in refs]
                 responses.append({"text": b.text, "citations": cites})
-                j = judged.get((t.number, r.run_id, b.position))
+                j = judged.get((t.topic_id, r.run_id, b.position))
                 jj = []
                 if j is not None:
                     matched = j.extra.get("matched_answers") or {f: [] for f in j.facets}
                     jj.append({"judgment_type_id": "SENTENCE_ANSWERS_QUESTION", "response": {
                         "judgment_type_id": "SENTENCE_ANSWERS_QUESTION",
-                        "matched_nuggets": [{"question_text": question.get((t.number, f), f), "matched_answer": a}
+                        "matched_nuggets": [{"question_text": question.get((t.topic_id, f), f), "matched_answer": a}
                                             for f, a in matched.items()]}})
                     for s in j.sources:
                         if s.post == NO_DOCUMENT:
@@ -378,7 +378,7 @@ def export_argue(out: str | os.PathLike, *, runs: list, topics: str | os.PathLik
                                                     "is_relevant": s.extra["relevant"]}})
                 segs.append({"segment_type": "sentence", "text": b.text,
                              "citations": [{"doc_id": c} for c in cites], "judgments": jj})
-            rows.append({"report": {"metadata": {"run_id": r.run_id, "topic_id": t.number}, "responses": responses,
+            rows.append({"report": {"metadata": {"run_id": r.run_id, "topic_id": t.topic_id}, "responses": responses,
                                     "references": refs}, "judgments": segs})
     write_jsonl(rows, out / "judgments.jsonl")
     written.append(out / "judgments.jsonl")

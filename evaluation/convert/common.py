@@ -127,7 +127,7 @@ def cited(docids: Iterable[str]) -> tuple[str, ...]:
 def bullet(position: int, text: str, docids: Iterable[str]) -> Bullet:
     """A bullet citing whole documents: offset 0 of each (other tracks cite documents, not offsets)."""
     return Bullet(position=position, text=clean_text(text),
-                  sources=tuple(Source(post=d, offset=0) for d in cited(docids)))
+                  sources=tuple(Source(thread=d, offset=0) for d in cited(docids)))
 
 
 def judgment(topic: str, run: str, position: int, assessor: str, text: str, facets: Iterable[str],
@@ -136,7 +136,7 @@ def judgment(topic: str, run: str, position: int, assessor: str, text: str, face
     matched a facet (other tracks judge answers, not citations; docs/formats.md says what follows)."""
     facets = tuple(dict.fromkeys(facets))
     words = count_words(text)
-    return Judgment(topic=topic, run=run, bullet=position, assessor=assessor, facets=facets, words=words,
+    return Judgment(topic_id=topic, run=run, bullet=position, assessor=assessor, facets=facets, words=words,
                     responsive_words=words, extra=dict(extra or {}),
                     sources=tuple(JudgedSource(post=d, offset=0, unit=None, supports=bool(facets))
                                   for d in cited(docids)))
@@ -146,7 +146,7 @@ def mark_lines(j: Judgment, docid: str, text: str) -> list[str]:
     """A judgment as the AQUAINT pilot's and TREC QA's mark lines ``QNUM RUN ITEM NUGGET DOCID text``: the
     marks the import kept in ``extra``, else one line per judged facet with the bullet's document and text."""
     marks = j.extra.get("marks") or [{"nugget": f, "docid": docid, "text": text} for f in j.facets]
-    return [f"{j.topic} {j.run} {j.bullet} {m['nugget']} {m['docid']} {m['text']}".rstrip() for m in marks]
+    return [f"{j.topic_id} {j.run} {j.bullet} {m['nugget']} {m['docid']} {m['text']}".rstrip() for m in marks]
 
 
 def check_duplicate_texts(file: str | os.PathLike, lines: dict[int, int] | int, texts: list[str], topic: str, run: str,
@@ -201,7 +201,7 @@ def export_with_one_topics_file(fmt: str, exporter: Callable[..., list[Path]], o
 
 def cited_documents(b: Bullet) -> list[str]:
     """The documents a converted bullet cites (the NO-DOCUMENT placeholder left out)."""
-    return [s.post for s in b.sources if s.post != NO_DOCUMENT]
+    return [s.thread for s in b.sources if s.thread != NO_DOCUMENT]
 
 
 # ARGUE's AND/OR aggregators, kept in a topic's <rules> (read by the importer and the ARGUE metrics)

@@ -317,18 +317,38 @@ def _keep_first(seen: dict, r, rule: str, what: str, problems) -> bool:
     return True
 
 
+@dataclass
+class _Inputs:
+    """What the input files hold, sorted by record kind (first of each kept; repeats are errors)."""
+
+    reports: dict[str, dict[str, Report]] = field(default_factory=dict)  # run -> topic -> answer
+    nugget_lists: dict[str, NuggetList] = field(default_factory=dict)
+    assignments: list[Assignment] = field(default_factory=list)
+    queries: dict[str, str] = field(default_factory=dict)
+    requests: dict[str, Request] = field(default_factory=dict)
+    repeated: int = 0  # sentences kept once because an answer repeated them
+
+
 def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Converted:
+    """Read TREC RAG files of any kinds, check them together, and write topics, runs and judgments to ``out``."""
     problems = Problems()
-    reports: dict[str, dict[str, Report]] = {}
-    nugget_lists: dict[str, NuggetList] = {}
-    assignments: list[Assignment] = []
-    queries: dict[str, str] = {}
-    requests: dict[str, Request] = {}
-    repeated = 0
+    got = _read_inputs(inputs, problems)
+    facets = _topic_facets(got, inputs, problems)
+    topic_ids = list(dict.fromkeys([*got.requests, *facets, *(t for by in got.reports.values() for t in by)]))
+    assessed = _check_assignments(got, facets, problems)
+    unassessed = _warn_unassessed(got, assessed, problems)
+    warn_topics_without_text(topic_ids, lambda t: t in got.queries or t in got.requests, inputs[0], problems)
+    problems.check()
+    return _write_rag(Path(out), got, facets, topic_ids, unassessed, problems)
+
+
+def _read_inputs(inputs: list[str | os.PathLike], problems: Problems) -> _Inputs:
+    """Every record of every input, by kind; an answer's repeated sentences are merged (a warning)."""
+    got = _Inputs()
     for path in inputs:
         for r in iter_records(path, problems):
             if isinstance(r, Report):
-                first = reports.setdefault(r.run, {}).get(r.topic)
+                first = got.reports.setdefault(r.run, {}).get(r.topic)
                 if first is not None:
                     problems.error(r.file, r.line, "report-duplicate", f"run {r.run} answers topic {r.topic} again "
                                    f"(first at {first.file}:{first.line}); keep one answer", r.topic)
@@ -338,32 +358,44 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
                     problems.warning(r.file, r.line, "repeated-sentence", f"run {r.run}: sentence {i} repeats "
                                      f"sentence {k}; kept once (a response holds a text once), its citations "
                                      f"added to sentence {k}", r.topic)
-                repeated += len(repeats)
+                got.repeated += len(repeats)
                 r = r._replace(sentences=merged)
-                reports[r.run][r.topic] = r
+                got.reports[r.run][r.topic] = r
                 check_duplicate_texts(r.file, r.line, [s.text for s in r.sentences], r.topic, r.run, problems)
                 if r.query:
-                    queries.setdefault(r.topic, r.query)
+                    got.queries.setdefault(r.topic, r.query)
             elif isinstance(r, Request):
-                _keep_first(requests, r, "request-duplicate", "a request", problems)
+                _keep_first(got.requests, r, "request-duplicate", "a request", problems)
             elif isinstance(r, NuggetList):
-                if _keep_first(nugget_lists, r, "nuggets-duplicate", "a nugget list", problems) and r.query:
-                    queries[r.topic] = r.query
+                if _keep_first(got.nugget_lists, r, "nuggets-duplicate", "a nugget list", problems) and r.query:
+                    got.queries[r.topic] = r.query
             else:
-                assignments.append(r)
-    # Topics: the nugget lists, else the first assignment of each topic.
-    facets: dict[str, tuple[tuple[str, str], ...]] = {t: n.nuggets for t, n in nugget_lists.items()}
-    for a in assignments:
+                got.assignments.append(r)
+    return got
+
+
+def _topic_facets(got: _Inputs, inputs: list[str | os.PathLike],
+                  problems: Problems) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each topic's (nugget text, importance) pairs: the nugget lists, else the first assignment of each
+    topic (a text twice in one topic is an error: nuggets are matched by text)."""
+    facets: dict[str, tuple[tuple[str, str], ...]] = {t: n.nuggets for t, n in got.nugget_lists.items()}
+    for a in got.assignments:
         facets.setdefault(a.topic, tuple((t, i) for t, i, _ in a.nuggets))
     for t, fs in facets.items():
         texts = [x for x, _ in fs]
         if len(set(texts)) != len(texts):
-            src = nugget_lists.get(t)
+            src = got.nugget_lists.get(t)
             problems.error(src.file if src else inputs[0], src.line if src else None, "nuggets-repeated",
                            f"topic {t} lists a nugget text twice; nuggets are matched by text, keep one", t)
-    topic_ids = list(dict.fromkeys([*requests, *facets, *(t for by in reports.values() for t in by)]))
+    return facets
+
+
+def _check_assignments(got: _Inputs, facets: dict[str, tuple[tuple[str, str], ...]],
+                       problems: Problems) -> dict[tuple[str, str], int]:
+    """Each assignment against its topic's nuggets and the answers given; returns the line of each
+    assessed (topic, run)."""
     seen_a: dict[tuple[str, str], int] = {}
-    for a in assignments:
+    for a in got.assignments:
         ids = {x: str(i) for i, (x, _) in enumerate(facets.get(a.topic, ()), start=1)}
         for text, imp, _ in a.nuggets:
             if text not in ids:
@@ -373,61 +405,74 @@ def import_rag(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Conve
             problems.error(a.file, a.line, "assignment-duplicate", f"run {a.run} on topic {a.topic} is assigned "
                            f"again (first at line {seen_a[(a.topic, a.run)]})", a.topic)
         seen_a[(a.topic, a.run)] = a.line
-        if reports and a.topic not in reports.get(a.run, {}):
+        if got.reports and a.topic not in got.reports.get(a.run, {}):
             problems.error(a.file, a.line, "assignment-no-answer", f"run {a.run} has no answer to topic {a.topic} "
                            "among the inputs; give its answers file too", a.topic)
-    # Answers no assignment judged: left out of the AutoNuggetizer means (as nuggetizer), said here and at scoring.
-    unassessed = [(run, t) for run, by_t in reports.items() for t in by_t if (t, run) not in seen_a] \
-        if assignments else []
+    return seen_a
+
+
+def _warn_unassessed(got: _Inputs, assessed: dict[tuple[str, str], int],
+                     problems: Problems) -> list[tuple[str, str]]:
+    """(run, topic) of answers no assignment judged: left out of the AutoNuggetizer means (as nuggetizer),
+    said here (one warning per run) and at scoring. None when there are no assignments at all."""
+    unassessed = [(run, t) for run, by_t in got.reports.items() for t in by_t if (t, run) not in assessed] \
+        if got.assignments else []
     for run in dict.fromkeys(run for run, _ in unassessed):
         ts = [t for r, t in unassessed if r == run]
-        first = reports[run][ts[0]]
+        first = got.reports[run][ts[0]]
         problems.warning(first.file, first.line, "assignment-missing", f"run {run} answered {len(ts)} topic(s) "
                          f"that no assignment judges ({', '.join(ts[:10])}{', ...' if len(ts) > 10 else ''}); "
                          "AutoNuggetizer scores only assigned answers: they are left out of the run's mean",
                          ts[0])
-    warn_topics_without_text(topic_ids, lambda t: t in queries or t in requests, inputs[0], problems)
-    problems.check()
+    return unassessed
 
-    out = Path(out)
+
+def _rag_judgments(got: _Inputs, facets: dict[str, tuple[tuple[str, str], ...]]) -> list:
+    """One judgment per sentence of each assessed answer; the answer's grades ride on its bullet 1."""
+    js = []
+    for a in got.assignments:
+        ids = {x: str(i) for i, (x, _) in enumerate(facets[a.topic], start=1)}
+        grades = {ids[text]: g for text, _, g in a.nuggets}
+        supported = [f for f, g in grades.items() if g == "support"]
+        rep = got.reports.get(a.run, {}).get(a.topic)
+        # An empty (or absent) answer still keeps its grades, on a bullet 1 that bolt score ignores.
+        sentences = rep.sentences if rep and rep.sentences else (Sentence("", ()),)
+        for k, s in enumerate(sentences, start=1):
+            extra = {"nugget_assignments": grades, "assignment_level": "answer"} if k == 1 else {}
+            js.append(judgment(a.topic, a.run, k, ASSESSOR, s.text, supported if k == 1 else [], s.citations,
+                               extra))
+    return js
+
+
+def _write_rag(out: Path, got: _Inputs, facets: dict[str, tuple[tuple[str, str], ...]], topic_ids: list[str],
+               unassessed: list[tuple[str, str]], problems: Problems) -> Converted:
+    """Write our formats: topics, one run per RAG run, and the judgments when there are assignments."""
     out.mkdir(parents=True, exist_ok=True)
     topics = []
     for t in topic_ids:
-        query, description = topic_text(requests, queries, t)
-        topics.append(Topic(number=t, query=query, description=description,
+        query, description = topic_text(got.requests, got.queries, t)
+        topics.append(Topic(topic_id=t, query=query, description=description,
                             facets=tuple(Facet(id=str(i), importance=imp, desc=text)
                                          for i, (text, imp) in enumerate(facets.get(t, ()), start=1))))
     write_topics(topics, out / "topics.xml")
     run_paths = []
-    for run, by_t in reports.items():
-        results = [Result(number=t,
+    for run, by_t in got.reports.items():
+        results = [Result(topic_id=t,
                           bullets=tuple(bullet(i, s.text, s.citations) for i, s in enumerate(by_t[t].sentences, 1)))
                    for t in topic_ids if t in by_t]
         path = out / "runs" / f"{run}.xml"
         write_run(run, results, path, system=f"converted from {FORMAT}")
         run_paths.append(path)
     jpath = None
-    if assignments:
-        js = []
-        for a in assignments:
-            ids = {x: str(i) for i, (x, _) in enumerate(facets[a.topic], start=1)}
-            grades = {ids[text]: g for text, _, g in a.nuggets}
-            supported = [f for f, g in grades.items() if g == "support"]
-            rep = reports.get(a.run, {}).get(a.topic)
-            # An empty (or absent) answer still keeps its grades, on a bullet 1 that bolt score ignores.
-            sentences = rep.sentences if rep and rep.sentences else (Sentence("", ()),)
-            for k, s in enumerate(sentences, start=1):
-                extra = {"nugget_assignments": grades, "assignment_level": "answer"} if k == 1 else {}
-                js.append(judgment(a.topic, a.run, k, ASSESSOR, s.text, supported if k == 1 else [], s.citations,
-                                   extra))
+    if got.assignments:
         jpath = out / "judgments.jsonl"
         header = {"assessor": ASSESSOR, "converted_from": "autonuggetizer"}
         if unassessed:
             header[UNASSESSED_KEY] = [list(x) for x in unassessed]
-        write_judgments(js, jpath, header=header)
-    counts = {"topics": len(topic_ids), "requests": len(requests), "runs": len(reports),
-              "answers": sum(len(v) for v in reports.values()), "repeated_sentences": repeated,
-              "nugget_lists": len(nugget_lists), "assignments": len(assignments),
+        write_judgments(_rag_judgments(got, facets), jpath, header=header)
+    counts = {"topics": len(topic_ids), "requests": len(got.requests), "runs": len(got.reports),
+              "answers": sum(len(v) for v in got.reports.values()), "repeated_sentences": got.repeated,
+              "nugget_lists": len(got.nugget_lists), "assignments": len(got.assignments),
               "unassessed_answers": len(unassessed)}
     return Converted(out, out / "topics.xml", jpath, run_paths, counts, problems.warnings)
 
@@ -443,7 +488,7 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
     for p in runs:
         r = read_run(p)
         for t in ts:
-            res = r.results.get(t.number)
+            res = r.results.get(t.topic_id)
             if res is None:
                 continue
             refs: list[str] = []
@@ -452,12 +497,12 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
                 docs = cited_documents(b)
                 refs += [d for d in docs if d not in refs]
                 sentences.append({"text": b.text, "citations": [refs.index(d) for d in docs]})
-            texts[(r.run_id, t.number)] = [b.text for b in res.bullets]
-            answers.append({"run_id": r.run_id, "topic_id": t.number, "topic": t.query, "references": refs,
+            texts[(r.run_id, t.topic_id)] = [b.text for b in res.bullets]
+            answers.append({"run_id": r.run_id, "topic_id": t.topic_id, "topic": t.query, "references": refs,
                             "response_length": sum(len(b.text.split()) for b in res.bullets), "answer": sentences})
     write_jsonl(answers, out / "answers.jsonl")
     written.append(out / "answers.jsonl")
-    write_jsonl(({"qid": t.number, "query": t.query,
+    write_jsonl(({"qid": t.topic_id, "query": t.query,
                   "nuggets": [{"text": f.desc, "importance": f.importance} for f in t.facets]} for t in ts if t.facets),
                 out / "nuggets.jsonl")
     written.append(out / "nuggets.jsonl")
@@ -467,11 +512,11 @@ def export_rag(out: str | os.PathLike, *, runs: list, topics: str | os.PathLike,
         rows = []
         for run, by_topic in autonugget_stats(ts, read_judgments(judgments)).items():
             for t in ts:
-                g = by_topic[t.number]
+                g = by_topic[t.topic_id]
                 if not g.responded:
                     continue
-                rows.append({"qid": t.number, "run_id": run, "query": t.query,
-                             "answer_text": " ".join(texts.get((run, t.number), [])),
+                rows.append({"qid": t.topic_id, "run_id": run, "query": t.query,
+                             "answer_text": " ".join(texts.get((run, t.topic_id), [])),
                              "nuggets": [{"text": f.desc, "importance": f.importance, "assignment": grade}
                                          for f, (_, grade) in zip(t.facets, g.grades)]})
         write_jsonl(rows, out / "assignments.jsonl")

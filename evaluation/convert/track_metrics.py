@@ -114,19 +114,19 @@ def autonugget_stats(topics: Sequence[Any], judgments: Iterable[Any], runs: Sequ
     covered: dict[tuple[str, str], set[str]] = {}
     for j in judgments:
         if j.extra.get("nugget_assignments") is not None:
-            graded[(j.topic, j.run)] = j.extra["nugget_assignments"]
-        covered.setdefault((j.topic, j.run), set()).update(j.facets)
+            graded[(j.topic_id, j.run)] = j.extra["nugget_assignments"]
+        covered.setdefault((j.topic_id, j.run), set()).update(j.facets)
     run_ids = list(runs) if runs else list(dict.fromkeys(r for _, r in covered))
     out: dict[str, dict[str, NuggetGrades]] = {r: {} for r in run_ids}
     for run in run_ids:
         for t in topics:
-            key = (t.number, run)
+            key = (t.topic_id, run)
             responded = key in covered
             g = graded.get(key)
             grades = tuple((f.importance, (g.get(f.id, "not_support") if g is not None else
                                            ("support" if f.id in covered.get(key, ()) else "not_support")))
                            for f in t.facets)
-            out[run][t.number] = NuggetGrades(t.number, run, responded, grades)
+            out[run][t.topic_id] = NuggetGrades(t.topic_id, run, responded, grades)
     return out
 
 
@@ -355,13 +355,13 @@ def argue_counts(topics: Sequence[Any], judgments: Iterable[Any], runs: Sequence
 
     by: dict[tuple[str, str], list] = {}
     for j in judgments:
-        by.setdefault((j.topic, j.run), []).append(j)
+        by.setdefault((j.topic_id, j.run), []).append(j)
     run_ids = list(runs) if runs else list(dict.fromkeys(r for _, r in by))
     out: dict[str, dict[str, ArgueCounts]] = {r: {} for r in run_ids}
     for t in topics:
         aggs = parse_aggregators(t.rules)
         for run in run_ids:
-            js = sorted(by.get((t.number, run), []), key=lambda j: j.bullet)
+            js = sorted(by.get((t.topic_id, run), []), key=lambda j: j.bullet)
             matched: dict[str, set[str]] = {}
             needing = cited_ok = cites = supp = rel = 0
             for j in js:
@@ -389,7 +389,7 @@ def argue_counts(topics: Sequence[Any], judgments: Iterable[Any], runs: Sequence
                     hit = bool(acceptable & got) or (not got)  # a match without named answers counts
                 covered += hit
                 covered_w += ARGUE_WEIGHT[f.importance] * hit
-            out[run][t.number] = ArgueCounts(t.number, run, bool(js), len(t.facets), covered, needing, cited_ok,
+            out[run][t.topic_id] = ArgueCounts(t.topic_id, run, bool(js), len(t.facets), covered, needing, cited_ok,
                                              cites, supp, rel, len(js),
                                              sum(ARGUE_WEIGHT[f.importance] for f in t.facets), covered_w)
     return out

@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from bolt.formats.submission import Result, read_run, write_run
+from bolt.formats.submission import read_run
 from bolt.formats.topics import IMPORTANCES, VOTES_HEADER, Facet, Topic, read_topics, read_votes, write_topics, write_votes
-from evaluation.convert.aquaint import ASSESSOR_PREFIX, PilotItem, PilotMark, iter_items, iter_marks, iter_questions
-from evaluation.convert.common import (Problems, bullet, check_duplicate_texts, iter_lines, judgment, mark_lines,
+from evaluation.convert.aquaint import (ASSESSOR_PREFIX, PilotItem, PilotMark, item_judgments, iter_items, iter_marks,
+                                        iter_questions, write_item_runs)
+from evaluation.convert.common import (Problems, check_duplicate_texts, iter_lines, judgment, mark_lines,
                                        one_folder, one_topics_file, write_lines)
 from evaluation.judgments import read_judgments, write_judgments
 from indexing.errors import ToolkitError
@@ -171,21 +172,48 @@ class Converted:
                 f"bolt compare {score} --metric nugget_F"]
 
 
+Items = dict[str, dict[str, list[PilotItem]]]  # run -> question -> items
+
+
 def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: str = ASSESSOR) -> Converted:
+    """Read a TREC QA folder, check it whole, and write topics, runs, judgments (and votes) to ``out``."""
     root = Path(folder)
     judged = otherjudged_files(root)
+    _check_folder(root, judged)
+    problems = Problems()
+    questions = _read_questions(root, problems)
+    key, seen = _read_answer_key(root, questions, problems)
+    item_lines, mark_lines_ = _item_and_mark_lines(root, judged, problems)
+    items = _read_items(item_lines, questions, problems)
+    marks = _read_marks(mark_lines_, items, seen, problems)
+    vote_rows = _read_vote_rows(root, seen, problems)
+    problems.check()
+    return _write_trecqa(root, Path(out), assessor, questions, key, items, marks, vote_rows, len(seen), problems)
+
+
+def _check_folder(root: Path, judged: list[Path]) -> None:
+    """The files the folder must hold: questions and nuggets, then NIST's files or responses and judgments."""
     needed = ("questions", "nuggets") if judged else ("questions", "nuggets", "responses", "judgments")
     for name in needed:
         if not (root / name).is_file():
             raise ToolkitError(f"no '{name}' file in the folder", file=str(root),
                                hint="a trec-qa folder holds questions, nuggets and either NIST's RUN.otherjudged "
                                     "files or responses and judgments, optionally votes (docs/formats.md)")
-    problems = Problems()
+
+
+def _read_questions(root: Path, problems: Problems) -> dict:
+    """The questions by QID (a repeated QID is an error)."""
     questions = {}
     for q in iter_questions(root / "questions", problems):
         if q.qnum in questions:
             problems.error(root / "questions", q.line, "question-duplicate", f"question {q.qnum} appears again")
         questions[q.qnum] = q
+    return questions
+
+
+def _read_answer_key(root: Path, questions: dict,
+                     problems: Problems) -> tuple[dict[str, list[AnswerKeyNugget]], dict[tuple[str, str], int]]:
+    """The answer key by QID, and the line of each (QID, nugget) (a nugget of no question, or twice: errors)."""
     key: dict[str, list[AnswerKeyNugget]] = defaultdict(list)
     seen: dict[tuple[str, str], int] = {}
     for n in iter_answer_key(root / "nuggets", problems):
@@ -198,7 +226,12 @@ def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: s
         else:
             seen[(n.qid, n.nugget)] = n.line
             key[n.qid].append(n)
-    # (file, record) pairs: the seed layout's two files, or NIST's one file per run
+    return key, seen
+
+
+def _item_and_mark_lines(root: Path, judged: list[Path], problems: Problems
+                         ) -> tuple[list[tuple[Path, PilotItem]], list[tuple[Path, PilotMark]]]:
+    """(file, record) pairs of items and marks: NIST's one file per run, or the seed layout's two files."""
     item_lines: list[tuple[Path, PilotItem]] = []
     mark_lines_: list[tuple[Path, PilotMark]] = []
     if judged:
@@ -209,7 +242,12 @@ def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: s
     else:
         item_lines = [(root / "responses", i) for i in iter_items(root / "responses", problems, QID)]
         mark_lines_ = [(root / "judgments", m) for m in iter_marks(root / "judgments", problems, QID)]
-    items: dict[str, dict[str, list]] = {}
+    return item_lines, mark_lines_
+
+
+def _read_items(item_lines: list[tuple[Path, PilotItem]], questions: dict, problems: Problems) -> Items:
+    """The runs' items by run and question (of known questions; a text twice in a response: an error)."""
+    items: Items = {}
     item_file: dict[tuple[str, str], Path] = {}
     for path, it in item_lines:
         if it.qnum not in questions:
@@ -222,6 +260,12 @@ def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: s
         for qid, its in by_q.items():
             check_duplicate_texts(item_file[(run, qid)], {i.item: i.line for i in its}, [i.text for i in its], qid,
                                   run, problems)
+    return items
+
+
+def _read_marks(mark_lines_: list[tuple[Path, PilotMark]], items: Items, seen: dict[tuple[str, str], int],
+                problems: Problems) -> dict[tuple[str, str, int], list[PilotMark]]:
+    """The marks by (question, run, item), each of an existing item and a nugget of the answer key."""
     marks = defaultdict(list)
     for path, mk in mark_lines_:
         its = items.get(mk.run, {}).get(mk.qnum, [])
@@ -233,6 +277,12 @@ def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: s
                            f"answer key of question {mk.qnum}; use a nugget id of 'nuggets'", mk.qnum, mk.item)
         else:
             marks[(mk.qnum, mk.run, mk.item)].append(mk)
+    return marks
+
+
+def _read_vote_rows(root: Path, seen: dict[tuple[str, str], int], problems: Problems
+                    ) -> list[tuple[str, str, str, str]]:
+    """The optional votes as (QID, nugget, assessor, label) rows, ``-`` (no vote) left out."""
     vote_rows: list[tuple[str, str, str, str]] = []
     if (root / "votes").is_file():
         names, rows = iter_votes(root / "votes", problems)
@@ -242,36 +292,27 @@ def import_trecqa(folder: str | os.PathLike, out: str | os.PathLike, assessor: s
                                f"{r.qid} is not in the answer key", r.qid)
                 continue
             vote_rows += [(r.qid, r.nugget, a, lab) for a, lab in zip(names, r.labels) if lab != "-"]
-    problems.check()
+    return vote_rows
 
-    out = Path(out)
+
+def _write_trecqa(root: Path, out: Path, assessor: str, questions: dict, key: dict[str, list[AnswerKeyNugget]],
+                  items: Items, marks: dict[tuple[str, str, int], list[PilotMark]],
+                  vote_rows: list[tuple[str, str, str, str]], nuggets: int, problems: Problems) -> Converted:
+    """Write our formats: topics, one run per TREC run, the judgments and the votes."""
     out.mkdir(parents=True, exist_ok=True)
-    topics = [Topic(number=q, query=questions[q].text,
+    topics = [Topic(topic_id=q, query=questions[q].text,
                     facets=tuple(Facet(id=n.nugget, importance=n.importance, desc=n.text) for n in key[q]))
               for q in questions]
     write_topics(topics, out / "topics.xml")
-    run_paths = []
-    for run, by_q in items.items():
-        results = [Result(number=q, bullets=tuple(bullet(i.item, i.text, [i.docid]) for i in by_q[q]))
-                   for q in questions if q in by_q]
-        path = out / "runs" / f"{run}.xml"
-        write_run(run, results, path, system=f"converted from {FORMAT} {root}")
-        run_paths.append(path)
-    js = []
-    for run, by_q in items.items():
-        for q, its in by_q.items():
-            for it in its:
-                mks = marks.get((q, run, it.item), [])
-                extra = {"marks": [{"nugget": m.nugget, "docid": m.docid, "text": m.text} for m in mks]} if mks else {}
-                js.append(judgment(q, run, it.item, ASSESSOR_PREFIX + assessor, it.text, [m.base for m in mks],
-                                   [it.docid], extra))
+    run_paths = write_item_runs(items, questions, out / "runs", system=f"converted from {FORMAT} {root}")
+    js = item_judgments(items, marks, ASSESSOR_PREFIX + assessor)
     write_judgments(js, out / "judgments.jsonl", header={"assessor": ASSESSOR_PREFIX + assessor,
                                                          "converted_from": FORMAT})
     votes_path = None
     if vote_rows:
         votes_path = out / "votes.tsv"
         write_votes(vote_rows, votes_path)
-    counts = {"questions": len(questions), "nuggets": len(seen), "runs": len(items),
+    counts = {"questions": len(questions), "nuggets": nuggets, "runs": len(items),
               "items": sum(len(v) for b in items.values() for v in b.values()),
               "assignments": sum(len(v) for v in marks.values()), "votes": len(vote_rows)}
     return Converted(out, out / "topics.xml", out / "judgments.jsonl", run_paths, votes_path, counts,
@@ -290,22 +331,22 @@ def export_trecqa(out: str | os.PathLike, *, runs: list, topics: str | os.PathLi
     def write(name: str, lines: list[str]) -> None:
         write_lines(out / name, lines, written)
 
-    write("questions", [f"{t.number} {t.query}" for t in ts])
-    write("nuggets", [f"{t.number} {f.id} {f.importance} {f.desc}" for t in ts for f in t.facets])
+    write("questions", [f"{t.topic_id} {t.query}" for t in ts])
+    write("nuggets", [f"{t.topic_id} {f.id} {f.importance} {f.desc}" for t in ts for f in t.facets])
     lines: list[str] = []
     docs = {}
     for r in read:
         if lines:
             lines.append("*" * 14)
         for t in ts:
-            res = r.results.get(t.number)
+            res = r.results.get(t.topic_id)
             for b in (res.bullets if res else ()):
-                docs[(r.run_id, t.number, b.position)] = (b.sources[0].post, b.text)
-                lines.append(f"{t.number} {r.run_id} {b.sources[0].post} {b.text}")
+                docs[(r.run_id, t.topic_id, b.position)] = (b.sources[0].thread, b.text)
+                lines.append(f"{t.topic_id} {r.run_id} {b.sources[0].thread} {b.text}")
     write("responses", lines)
     lines = []
     for j in read_judgments(judgments):
-        docid, text = docs.get((j.run, j.topic, j.bullet), ("X" * 8, ""))
+        docid, text = docs.get((j.run, j.topic_id, j.bullet), ("X" * 8, ""))
         lines += mark_lines(j, docid, text)
     write("judgments", lines)
     if votes:

@@ -26,7 +26,7 @@ def unknown_facets(topics: Iterable[Any], judged: Iterable[tuple[str, Iterable[s
 
     Topics not in ``topics`` are left out (the scorer ignores their judgments anyway).
     """
-    known = {t.number: {f.id for f in t.facets} for t in topics}
+    known = {t.topic_id: {f.id for f in t.facets} for t in topics}
     out: dict[str, set[str]] = {}
     for topic, facets in judged:
         have = known.get(topic)

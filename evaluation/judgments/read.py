@@ -253,15 +253,15 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
                                     "each line must hold one complete JSON object"))
         else:
             if j is not None:
-                key = (j.topic, j.run, j.bullet)
+                key = (j.topic_id, j.run, j.bullet)
                 first = seen.get(key)
                 if first is None:
                     seen[key] = lineno
                     out.append(j)
                 else:
                     problems.append(Problem(ERROR, name, lineno, JUDGMENT_DUPLICATE,
-                                            f"run {j.run} bullet {j.bullet} of topic {j.topic} is judged again "
-                                            f"(first at line {first}); keep one line per bullet", j.topic, j.bullet))
+                                            f"run {j.run} bullet {j.bullet} of topic {j.topic_id} is judged again "
+                                            f"(first at line {first}); keep one line per bullet", j.topic_id, j.bullet))
             elif error is not None:
                 topic = obj.get("topic") if isinstance(obj, dict) else None
                 bullet = obj.get("bullet") if isinstance(obj, dict) else None

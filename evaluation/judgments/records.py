@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from indexing.aliases import old_name
+
 META_KEY = "_meta"
 REQUIRED_KEYS = ("topic", "run", "bullet", "assessor", "facets", "words", "responsive_words", "sources")
 SOURCE_REQUIRED_KEYS = ("post", "offset", "supports")
@@ -36,15 +38,18 @@ class JudgedSource:
         return d
 
 
+@old_name("topic", "topic_id")
 @dataclass(frozen=True, slots=True)
 class Judgment:
     """The assessment of one bullet: facets it addresses (``M_k``), its words, struck words, sources.
+
+    ``topic_id`` is the JSON key ``topic`` (SPEC §5); ``topic`` is its read-only old name.
 
     ``bullet`` is the 1-based position in submission order. ``extra`` keeps every other key
     (``chars``, ``responsive_chars``, ``evidence``, ``notes``, ...) verbatim; metrics ignore it.
     """
 
-    topic: str
+    topic_id: str
     run: str
     bullet: int
     assessor: str
@@ -58,11 +63,11 @@ class Judgment:
     @property
     def key(self) -> tuple[str, str, int]:
         """(topic, run, bullet): at most one judgment per key in a judgment set."""
-        return (self.topic, self.run, self.bullet)
+        return (self.topic_id, self.run, self.bullet)
 
     def to_json(self) -> dict:
         d: dict[str, Any] = {
-            "topic": self.topic, "run": self.run, "bullet": self.bullet, "assessor": self.assessor,
+            "topic": self.topic_id, "run": self.run, "bullet": self.bullet, "assessor": self.assessor,
             "facets": list(self.facets), "words": self.words, "responsive_words": self.responsive_words,
             "sources": [s.to_json() for s in self.sources],
         }

@@ -196,7 +196,7 @@ class ReuseIndex:
     def add(self, j: Judgment, origin: str) -> None:
         """Fold one judgment in: its facets and struck words, and each source's support."""
         text = j.extra[TEXT_KEY]
-        key = bullet_key(j.topic, text)
+        key = bullet_key(j.topic_id, text)
         struck = struck_spans(j.extra.get(STRUCK_KEY), text) or ()
         d = self.decisions.get(key)
         if d is None or d.origin.rsplit(":", 1)[0] != origin.rsplit(":", 1)[0]:
@@ -226,12 +226,12 @@ def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
                 problems.append(Problem(ERROR, name, j.line, "reuse-no-text",
                                         "this judgment does not say which bullet text it judged; add "
                                         "\"text\": \"...\" (the bullet's text), or judge with 'bolt judge', "
-                                        "which writes it", j.topic, j.bullet))
+                                        "which writes it", j.topic_id, j.bullet))
                 continue
             if struck_spans(j.extra.get(STRUCK_KEY), text) is None:
                 problems.append(Problem(ERROR, name, j.line, "reuse-struck",
                                         f"\"struck\" must be a list of [start, end] character spans inside "
-                                        f"the text (0 <= start < end <= {len(text)})", j.topic, j.bullet))
+                                        f"the text (0 <= start < end <= {len(text)})", j.topic_id, j.bullet))
                 continue
             index.add(j, f"{name}:{j.line}")
             if len(problems) >= 50:
@@ -268,13 +268,13 @@ def apply_human(machine: Judgment, text: str, human: HumanDecision) -> Judgment:
     extra = {**struck_extra(text, human.struck),
              JUDGED_BY_KEY: "human" if machine_sources == 0 else "mixed", "reused_from": human.origin}
     words, responsive = struck_words(text, human.struck)
-    return Judgment(machine.topic, machine.run, machine.bullet, human.assessor or machine.assessor,
+    return Judgment(machine.topic_id, machine.run, machine.bullet, human.assessor or machine.assessor,
                     tuple(human.facets), words, responsive, tuple(sources), extra)
 
 
 def mark_machine(j: Judgment, text: str) -> Judgment:
     """The machine's judgment, saying so (``judged_by: machine``) and which text it judged."""
-    return Judgment(j.topic, j.run, j.bullet, j.assessor, j.facets, j.words, j.responsive_words, j.sources,
+    return Judgment(j.topic_id, j.run, j.bullet, j.assessor, j.facets, j.words, j.responsive_words, j.sources,
                     {**j.extra, TEXT_KEY: text, JUDGED_BY_KEY: "machine"})
 
 
@@ -293,10 +293,10 @@ def with_human(judgments: Iterable[Judgment], runs: Iterable, index: ReuseIndex,
     ``runs`` are the judged :class:`bolt.submission.Run` objects (the bullet texts); ``counts``
     gets how many judgments are ``human``, ``mixed`` and ``machine``.
     """
-    texts = {(r.run_id, res.number, b.position): b.text for r in runs for res in r for b in res.bullets}
+    texts = {(r.run_id, res.topic_id, b.position): b.text for r in runs for res in r for b in res.bullets}
     for j in judgments:
-        text = texts.get((j.run, j.topic, j.bullet), "")
-        human = index.get(j.topic, text) if text else None
+        text = texts.get((j.run, j.topic_id, j.bullet), "")
+        human = index.get(j.topic_id, text) if text else None
         out = apply_human(j, text, human) if human is not None else mark_machine(j, text)
         counts[out.extra[JUDGED_BY_KEY]] += 1
         yield out

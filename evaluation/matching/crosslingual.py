@@ -23,13 +23,12 @@ careful judgments of the cross-language development topics (``topics/xl-dev.xml`
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 # One loader for the toolkit (the system uses it too): indexing.models.multilingual.
+from indexing.models.logistic import load_model_json, logistic, shipped_model
 from indexing.models.multilingual import DEFAULT_MODEL, MultilingualEncoder, get_encoder, normalise
-from evaluation.matching.model_files import read_model_json
 
 __all__ = ["DEFAULT_MODEL", "MultilingualEncoder", "get_encoder", "normalise", "XFEATURES", "CrossModel",
            "native_terms", "native_coverage", "load_cross_model"]
@@ -77,8 +76,7 @@ class CrossModel:
     fit_notes: Mapping[str, object]
 
     def probability(self, lang: str, feats: Mapping[str, float]) -> float:
-        z = self.intercepts[lang] + sum(w * feats[f] for f, w in zip(XFEATURES, self.coefficients[lang]))
-        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+        return logistic(self.intercepts[lang] + sum(w * feats[f] for f, w in zip(XFEATURES, self.coefficients[lang])))
 
     def to_dict(self) -> dict:
         return {"name": self.name, "features": list(XFEATURES),
@@ -100,4 +98,7 @@ class CrossModel:
 @functools.lru_cache(maxsize=4)
 def load_cross_model(path: str | None = None) -> CrossModel:
     """The shipped model (``evaluation/matching/crosslingual_model.json``) or the one at ``path``."""
-    return CrossModel.from_dict(read_model_json(MODEL_FILE, path))
+    return load_model_json(path if path is not None else shipped_model(__package__, MODEL_FILE),
+                           CrossModel.from_dict, what="cross-language model",
+                           hint="give a model JSON written by 'scripts/xl_assessor.py --write-model FILE', or none "
+                                "for the shipped one")

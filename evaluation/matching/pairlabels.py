@@ -220,14 +220,14 @@ def prepare_judged(topics_path: str | Path, judgments_path: str | Path | Sequenc
     from evaluation.judgments import read_judgments
     from evaluation.matching.text import script_lang
 
-    topics = {t.number: t for t in read_topics(topics_path)}
+    topics = {t.topic_id: t for t in read_topics(topics_path)}
     bullets: dict[tuple[str, str], set[str]] = {}
     paths = [judgments_path] if isinstance(judgments_path, (str, Path)) else list(judgments_path)
     for j in (j for p in paths for j in read_judgments(p)):
         text = " ".join(str(j.extra.get("text", "")).split())
-        if j.topic not in topics or not text or script_lang(text) != "eng":
+        if j.topic_id not in topics or not text or script_lang(text) != "eng":
             continue
-        bullets.setdefault((j.topic, text), set()).update(j.facets)
+        bullets.setdefault((j.topic_id, text), set()).update(j.facets)
     units_of = {}
     for (_, text) in bullets:
         ss = sentences(text, "eng")

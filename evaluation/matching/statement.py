@@ -41,9 +41,9 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from indexing.textfacts import normalize_digits  # the toolkit's one digit folding
+from indexing.models.logistic import load_model_json, logistic, shipped_model
 from evaluation.matching.lexical import content_terms
 from evaluation.matching.text import sentences
-from evaluation.matching.model_files import read_model_json
 
 FEATURES = ("coverage", "idf_coverage", "sentence_idf_coverage", "distinct_coverage", "bigram_coverage",
             "number_coverage", "has_numbers", "name_coverage", "has_names", "cosine", "sentence_cosine",
@@ -216,8 +216,7 @@ class StatementModel:
         return any(f in EMBEDDING_FEATURES for f in self.features)
 
     def probability(self, feats: Mapping[str, float]) -> float:
-        z = self.intercept + sum(w * feats[f] for f, w in zip(self.features, self.coefficients))
-        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+        return logistic(self.intercept + sum(w * feats[f] for f, w in zip(self.features, self.coefficients)))
 
     def to_dict(self) -> dict:
         return {"name": self.name, "features": list(self.features), "coefficients": list(self.coefficients),
@@ -238,4 +237,7 @@ class StatementModel:
 @functools.lru_cache(maxsize=4)
 def load_model(path: str | None = None) -> StatementModel:
     """The shipped model (``evaluation/matching/statement_model.json``) or the one at ``path``."""
-    return StatementModel.from_dict(read_model_json(MODEL_FILE, path))
+    return load_model_json(path if path is not None else shipped_model(__package__, MODEL_FILE),
+                           StatementModel.from_dict, what="statement model",
+                           hint="give a model JSON written by 'scripts/bench.py score --part assess-calibration "
+                                "--write-model FILE', or none for the shipped one")

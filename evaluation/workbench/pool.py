@@ -76,19 +76,19 @@ def build_pool(runs: Iterable[Run], corpus, topics: Iterable[str], seed: str) ->
     post_ids: dict[tuple[str, int], str | None] = {}  # (thread id, offset) -> post id
     for run in runs:
         for result in run:
-            items = pool.get(result.number)
+            items = pool.get(result.topic_id)
             if items is None:
                 continue  # a topic the topics file does not have: nothing to judge it against
             for b in result.bullets:
-                key = bullet_key(result.number, b.text)
+                key = bullet_key(result.topic_id, b.text)
                 item = items.get(key)
                 if item is None:
-                    item = items[key] = PoolItem(item_id(key), result.number, b.text, key)
+                    item = items[key] = PoolItem(item_id(key), result.topic_id, b.text, key)
                 item.occurrences.append(Occurrence(run.run_id, b.position,
-                                                   tuple((s.post, s.offset) for s in b.sources)))
+                                                   tuple((s.thread, s.offset) for s in b.sources)))
                 for s in b.sources:  # a submission source: s.post is the thread id (SPEC <source post=...>)
-                    if (s.post, s.offset) not in post_ids:
-                        post_ids[(s.post, s.offset)] = post_id_at(corpus, s.post, s.offset)
+                    if (s.thread, s.offset) not in post_ids:
+                        post_ids[(s.thread, s.offset)] = post_id_at(corpus, s.thread, s.offset)
     out: dict[str, list[PoolItem]] = {}
     for number, items in pool.items():
         for item in items.values():

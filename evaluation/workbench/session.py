@@ -140,10 +140,10 @@ class JudgingSession:
         self.updated_topics = updated_topics_path(out)
         self.original_topics = read_topics(self.topics_path)
         self.topics = self._load_topics()
-        self.by_number = {t.number: t for t in self.topics}
+        self.by_number = {t.topic_id: t for t in self.topics}
         self.runs = runs
         self.corpus = corpus
-        self.pool = build_pool(runs, corpus, [t.number for t in self.topics], seed=self.assessor)
+        self.pool = build_pool(runs, corpus, [t.topic_id for t in self.topics], seed=self.assessor)
         self.items: dict[str, PoolItem] = {it.id: it for items in self.pool.values() for it in items}
         self.by_key = {it.key: it for it in self.items.values()}
         self.decisions: dict[str, Decision] = {}
@@ -173,8 +173,8 @@ class JudgingSession:
         if not self.updated_topics.exists():
             return list(self.original_topics)
         updated = read_topics(self.updated_topics)
-        have = {t.number for t in updated}
-        missing = [t.number for t in self.original_topics if t.number not in have]
+        have = {t.topic_id for t in updated}
+        missing = [t.topic_id for t in self.original_topics if t.topic_id not in have]
         if missing:
             raise ToolkitError(f"the updated topics file lacks topic {missing[0]} of {self.topics_path}",
                                file=str(self.updated_topics),
@@ -191,21 +191,21 @@ class JudgingSession:
         """
         if not self.out.exists():
             return
-        now = {(r.run_id, res.number, b.position): b.text for r in self.runs for res in r for b in res.bullets}
+        now = {(r.run_id, res.topic_id, b.position): b.text for r in self.runs for res in r for b in res.bullets}
         run_ids = {r.run_id for r in self.runs}
         stale: list[Judgment] = []
         for j in read_judgments(self.out):
             text = j.extra.get(TEXT_KEY)
             item = None
             if isinstance(text, str) and not j.assessor.startswith("auto:"):
-                item = self.by_key.get(bullet_key(j.topic, text))
+                item = self.by_key.get(bullet_key(j.topic_id, text))
             if item is not None:
                 self._adopt(item, j)
                 if any(o.run == j.run for o in item.occurrences):
                     continue  # written again from the decision, at the bullet's position in the run now
-            current = now.get((j.run, j.topic, j.bullet))
+            current = now.get((j.run, j.topic_id, j.bullet))
             if isinstance(text, str) and j.run in run_ids and (
-                    current is None or bullet_key(j.topic, current) != bullet_key(j.topic, text)):
+                    current is None or bullet_key(j.topic_id, current) != bullet_key(j.topic_id, text)):
                 stale.append(j)
             else:
                 self.kept.append(j)
@@ -258,7 +258,7 @@ class JudgingSession:
 
     def _prefill(self, judgments: Iterable[Judgment]) -> None:
         """Index the automatic assessor's judgments by pooled item (shown, never written as a person's)."""
-        by_pos = {(j.topic, j.run, j.bullet): j for j in judgments}
+        by_pos = {(j.topic_id, j.run, j.bullet): j for j in judgments}
         if not by_pos:
             return
         for item in self.items.values():
@@ -290,9 +290,9 @@ class JudgingSession:
         with self.lock:
             topics = []
             for t in self.topics:
-                items = self.pool.get(t.number, [])
+                items = self.pool.get(t.topic_id, [])
                 shown = [it for it in items if self.visible(it)]
-                topics.append({"number": t.number, "query": t.query, "total": len(shown),
+                topics.append({"number": t.topic_id, "query": t.query, "total": len(shown),
                                "done": sum(1 for it in shown if self._done(it)),
                                "carried": len(items) - len(shown)})
             return {"assessor": self.assessor, "topics": topics, "out": self.out.name,
@@ -306,8 +306,8 @@ class JudgingSession:
             if number not in self._views:  # post texts do not change: build them once per topic
                 self._views[number] = [self._static_item(it) for it in self.pool.get(number, [])]
             static = {v["id"]: v for v in self._views[number]}
-            original = {f.id for t in self.original_topics if t.number == number for f in t.facets}
-            return {"number": topic.number, "query": topic.query, "description": topic.description,
+            original = {f.id for t in self.original_topics if t.topic_id == number for f in t.facets}
+            return {"number": topic.topic_id, "query": topic.query, "description": topic.description,
                     "facets": [{"id": f.id, "importance": f.importance, "desc": f.desc,
                                 "nuggets": [n.text for n in f.nuggets], "added": f.id not in original}
                                for f in topic.facets],
@@ -489,12 +489,12 @@ class JudgingSession:
             nuggets = (self._nugget(nugget),) if nugget else ()
             facet = Facet(new_id, importance, desc, nuggets)
             updated = dataclasses.replace(topic, facets=topic.facets + (facet,))
-            self.topics = [updated if t.number == number else t for t in self.topics]
+            self.topics = [updated if t.topic_id == number else t for t in self.topics]
             self.by_number[number] = updated
-            original = {t.number: {f.id for f in t.facets} for t in self.original_topics}
-            add_facets(self.topics_path, {t.number: [f for f in t.facets if f.id not in original.get(t.number, set())]
+            original = {t.topic_id: {f.id for f in t.facets} for t in self.original_topics}
+            add_facets(self.topics_path, {t.topic_id: [f for f in t.facets if f.id not in original.get(t.topic_id, set())]
                                           for t in self.topics
-                                          if any(f.id not in original.get(t.number, set()) for f in t.facets)},
+                                          if any(f.id not in original.get(t.topic_id, set()) for f in t.facets)},
                        self.updated_topics)  # the original file, comments and all, with the facets added
             self._lines.clear()  # the header and facet order may change
             self._save()  # the header names the updated topics file
@@ -534,7 +534,7 @@ class JudgingSession:
         out = [j for item_id, d in self.decisions.items() for j in self._item_judgments(item_id, d)]
         written = {j.key for j in out}
         out += [j for j in self.kept if j.key not in written]
-        out.sort(key=lambda j: (j.topic, j.run, j.bullet))
+        out.sort(key=lambda j: (j.topic_id, j.run, j.bullet))
         return out
 
     def _item_judgments(self, item_id: str, d: Decision) -> list[Judgment]:

@@ -156,7 +156,7 @@ def _large_file(work: Path, runs: list[str], topics: str, corpus: str, kept: int
 
     base = read_judgments(work / "bench-judgments.jsonl")
     out = work / "bench-large.jsonl"
-    filler = [j.__class__(j.topic, f"other{i}-{j.run}", j.bullet, j.assessor, j.facets, j.words, j.responsive_words,
+    filler = [j.__class__(j.topic_id, f"other{i}-{j.run}", j.bullet, j.assessor, j.facets, j.words, j.responsive_words,
                           j.sources, j.extra) for i in range(kept // max(1, len(base)) + 1) for j in base][:kept]
     out.unlink(missing_ok=True)
     if filler:

@@ -141,17 +141,17 @@ def _reach(topics, run_path: Path, corpus) -> dict:
                     units.add((n.post, post.id))
         if not units:
             continue
-        eligible.append(t.number)
-        res = run.results.get(t.number)
+        eligible.append(t.topic_id)
+        res = run.results.get(t.topic_id)
         cited = set()
         for b in (res.bullets if res else ()):
             for s in b.sources:
-                th = corpus.get(s.post)
+                th = corpus.get(s.thread)
                 post = th.post_at(s.offset) if th else None
                 if post:
-                    cited.add((s.post, post.id))
+                    cited.add((s.thread, post.id))
         if cited & units:
-            reached.append(t.number)
+            reached.append(t.topic_id)
     return {"eligible": len(eligible), "reached": len(reached),
             "rate": round(len(reached) / len(eligible), 3) if eligible else None, "topics_missed":
             sorted(set(eligible) - set(reached))}
@@ -164,7 +164,7 @@ def quality(args, work: Path) -> dict:
     from bolt.formats.submission import write_run
     from bolt.formats.topics import read_topics
     from indexing.search import open_index
-    from topics import path as topic_path
+    from bolt.data import topic_path
 
     index = _index(sample_corpus_path(), work / f"sample-{args.backend}", args.backend)
     queries, full = topic_path("sample.queries.xml"), topic_path("sample.xml")
@@ -211,7 +211,7 @@ def latency(args, work: Path) -> dict:
     from bolt.pipeline import Distiller, parse_config
     from bolt.formats.topics import read_topics
     from indexing.search import open_index
-    from topics import path as topic_path
+    from bolt.data import topic_path
 
     out = {}
     cfg = parse_config(args.main)
@@ -384,15 +384,15 @@ def _assessor_agreement(runs: dict[str, Path], topics, careful: Path, work: Path
     people = [j for j in read_judgments(careful) if j.key[1] in run_ids]
     machine = read_judgments(auto)
     first = {j.key[0] for j in read_judgments(DEV_JUDGMENTS)}
-    groups = {"all": {t.number for t in topics}, "first-file": {t.number for t in topics if t.number in first},
-              "later-rounds": {t.number for t in topics if t.number not in first}}
+    groups = {"all": {t.topic_id for t in topics}, "first-file": {t.topic_id for t in topics if t.topic_id in first},
+              "later-rounds": {t.topic_id for t in topics if t.topic_id not in first}}
     out = {}
     for g, numbers in groups.items():
         if not numbers:  # another set's topics: no first careful file there
             continue
         agg = judgment_agreement([j for j in people if j.key[0] in numbers],
                                  [j for j in machine if j.key[0] in numbers],
-                                 [t for t in topics if t.number in numbers])
+                                 [t for t in topics if t.topic_id in numbers])
         out[g] = {"bullets": agg["bullets_in_both"], "bullet_x_facet": agg["facets"],
                   "bullet_relevant": agg["relevance"], "runs": agg["runs"], "kendall_tau": agg["kendall_tau"]}
     return out

@@ -52,14 +52,14 @@ def _generate(args, workdir: Path):
                 srcs = []
                 for _ in range(nsrc):
                     fi = rng.randrange(args.facets)
-                    srcs.append(Source(f"bolt-eng-DF-1-{topic.number}-{fi}", 100 * fi + rng.randint(0, 3)))
+                    srcs.append(Source(f"bolt-eng-DF-1-{topic.topic_id}-{fi}", 100 * fi + rng.randint(0, 3)))
                 words = rng.randint(5, 40)
                 bullets.append(Bullet(k, "w " * words, tuple(srcs)))
                 facets = tuple(sorted({str(rng.randint(1, args.facets)) for _ in range(rng.randint(0, 2))}))
-                judgments.append(Judgment(topic.number, rid, k, "bench", facets, words, rng.randint(0, words),
-                                          tuple(JudgedSource(s.post, s.offset, f"p{s.offset // 100 + 1}",
+                judgments.append(Judgment(topic.topic_id, rid, k, "bench", facets, words, rng.randint(0, words),
+                                          tuple(JudgedSource(s.thread, s.offset, f"p{s.offset // 100 + 1}",
                                                              rng.random() < 0.6) for s in srcs), {}))
-            results[topic.number] = Result(topic.number, tuple(bullets))
+            results[topic.topic_id] = Result(topic.topic_id, tuple(bullets))
         runs.append(Run(rid, f"{rid}.xml", results))
     jpath = workdir / "judgments.jsonl"
     write_judgments(judgments, jpath, header={"assessor": "bench", "version": "0"})
@@ -206,12 +206,12 @@ def _assess_generate(args):
     for r in range(args.runs):
         results = {}
         for topic in topics:
-            tid, pool, decoys = pools[topic.number]
+            tid, pool, decoys = pools[topic.topic_id]
             bullets = []
             for k, (text, off) in enumerate(rng.sample(pool, min(args.bullets, len(pool))), start=1):
                 srcs = [Source(tid, off)] + ([Source(tid, rng.choice(decoys))] if rng.random() < 0.2 else [])
                 bullets.append(Bullet(k, text, tuple(srcs)))
-            results[topic.number] = Result(topic.number, tuple(bullets))
+            results[topic.topic_id] = Result(topic.topic_id, tuple(bullets))
         runs.append(Run(f"run{r:02d}", f"run{r:02d}.xml", results))
     return topics, runs, MemoryCorpus(threads)
 

@@ -26,7 +26,7 @@ def usable_thread_id(post: str) -> bool:
 def check_result(result: Result, file: str) -> list[Problem]:
     """Checks that need only the records: used on parsed results and before writing a run."""
     out: list[Problem] = []
-    num = result.number or None
+    num = result.topic_id or None
     if not result.bullets:
         out.append(_problem(EMPTY_RESPONSE, file, result.line,
                             "the response has no bullets; add bullets, or leave it empty on purpose "
@@ -49,7 +49,7 @@ def check_result(result: Result, file: str) -> list[Problem]:
                                 'with <source post="THREAD-ID" offset="N"/>', num, b.position))
         seen_src: set[tuple[str, int]] = set()
         for s in b.sources:
-            if not s.post.strip():
+            if not s.thread.strip():
                 out.append(_problem(SOURCE_MISSING_POST, file, s.line or b.line,
                                     'the <source> has an empty post attribute; set post="THREAD-ID" '
                                     "(the <doc id> of the cited thread)", num, b.position))
@@ -57,9 +57,9 @@ def check_result(result: Result, file: str) -> list[Problem]:
                 out.append(_problem(NEGATIVE_OFFSET, file, s.line or b.line,
                                     f"offset {s.offset} is negative; offsets count code points from 0 "
                                     "at the start of the thread's XML", num, b.position))
-            if (s.post, s.offset) in seen_src:
+            if (s.thread, s.offset) in seen_src:
                 out.append(_problem(DUPLICATE_SOURCE, file, s.line or b.line,
-                                    f"the citation {s.post} at {s.offset} appears twice in this bullet; "
+                                    f"the citation {s.thread} at {s.offset} appears twice in this bullet; "
                                     "delete the repeated <source>", num, b.position))
-            seen_src.add((s.post, s.offset))
+            seen_src.add((s.thread, s.offset))
     return out

@@ -442,7 +442,7 @@ def read_run(path: str | os.PathLike, problems: list[Problem] | None = None) -> 
     reader = SubmissionReader(path, found)
     results: dict[str, Result] = {}
     for r in reader:
-        results.setdefault(r.number, r)
+        results.setdefault(r.topic_id, r)
     if problems is None and any(p.severity == ERROR for p in found):
         raise ProblemsError(found)
     return Run(reader.run_id, str(path), results)

@@ -48,15 +48,15 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
     seen: set[str] = set()
     cleaned: list[Result] = []
     for r in items:
-        number = r.number.strip() if isinstance(r.number, str) else ""
+        number = r.topic_id.strip() if isinstance(r.topic_id, str) else ""
         if not number or BAD_XML_CHARS.search(number):
-            problems.append(_problem(MISSING_TOPIC_NUMBER, file, None, f"result number {r.number!r} is not "
+            problems.append(_problem(MISSING_TOPIC_NUMBER, file, None, f"result number {r.topic_id!r} is not "
                                      "usable; give every result its topic number"))
         elif number in seen:
             problems.append(_problem(DUPLICATE_RESULT, file, None, f"two results for topic {number}; merge "
                                      "them", number))
         seen.add(number)
-        bullets = tuple(Bullet(i, clean_text(b.text), tuple(Source(s.post, int(s.offset)) for s in b.sources))
+        bullets = tuple(Bullet(i, clean_text(b.text), tuple(Source(s.thread, int(s.offset)) for s in b.sources))
                         for i, b in enumerate(r.bullets, 1))
         res = Result(number, bullets)
         for p in check_result(res, file):
@@ -64,8 +64,8 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
                 problems.append(p)
         for b in bullets:
             for s in b.sources:
-                if not usable_thread_id(s.post):
-                    problems.append(_problem(SOURCE_MISSING_POST, file, None, f"thread id {s.post!r} is not "
+                if not usable_thread_id(s.thread):
+                    problems.append(_problem(SOURCE_MISSING_POST, file, None, f"thread id {s.thread!r} is not "
                                              "usable", number, b.position))
         cleaned.append(res)
     if problems:
@@ -77,13 +77,13 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
         lines.append(f"<!-- settings: {_comment(settings)} -->")
     lines.append(f'<results run="{_attr(run_id)}">')
     for r in cleaned:
-        lines.append(f'<result number="{_attr(r.number)}">')
+        lines.append(f'<result number="{_attr(r.topic_id)}">')
         if not r.bullets:
             lines.append("<response/>")
         else:
             lines.append("<response>")
             for b in r.bullets:
-                srcs = "".join(f'<source post="{_attr(s.post)}" offset="{s.offset}"/>' for s in b.sources)
+                srcs = "".join(f'<source post="{_attr(s.thread)}" offset="{s.offset}"/>' for s in b.sources)
                 lines.append(f"<bullet>{_esc(b.text)}{srcs}</bullet>")
             lines.append("</response>")
         lines.append("</result>")
