@@ -120,7 +120,10 @@ class MainSystem:
             semantic = sorted(top_threads(langs, best, embedded, cfg.thread_top))
         rel: dict[str, float] = {}
         with self.d.stage("score"):
-            lexical = [t for t in sorted(langs) if not self._embedded(langs[t]) or cfg.w_thread_semantic <= 0]
+            # languages the multilingual encoder reads (``xl_focus``): as English, below
+            encoded = set(cfg.focus_langs()) if cfg.w_thread_semantic > 0 else set()
+            lexical = [t for t in sorted(langs) if (not self._embedded(langs[t]) and langs[t] not in encoded)
+                       or cfg.w_thread_semantic <= 0]
             if lexical:
                 pseudo = [Sentence(t, "", langs[t], 0, 0, "", 0, 0.0, 0) for t in lexical]
                 cov = coverage_scores(plan, pseudo, [self.d.thread_concepts(plan, s.thread, s.lang) for s in pseudo])
@@ -137,6 +140,8 @@ class MainSystem:
                 q = emb.encode([query])[0]
             for t, v in zip(semantic, vecs):
                 rel[t] = w * max(0.0, float(v @ q)) + (1 - w) * best[t]
+        if encoded:
+            rel.update(self.xl_thread_relevance(query, [p for p in posts if p.lang in encoded]))
         return rel
 
     def _embedded(self, lang: str) -> bool:
@@ -221,12 +226,15 @@ class MainSystem:
                 for row, i in enumerate(eligible):
                     vectors[i] = mat[row]
                     semantic[i] = max(0.0, float(mat[row] @ q))
+            if cfg.xl_semantic:
+                semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior))
         with d.stage("score"):
             # the thread's relevance relative to the best thread of its language: one scale per language
             top: dict[str, float] = {}
             for s in sents:
                 top[s.lang] = max(top.get(s.lang, 0.0), trel.get(s.thread, 0.0))
             focus = {s.thread: (trel.get(s.thread, 0.0) / top[s.lang] if top[s.lang] > 0 else 0.0) for s in sents}
+            focus_langs = cfg.focus_langs()
             scores = []
             for i, s in enumerate(sents):
                 # Without an embedding (Arabic/Chinese and an English-only model), the coverage of
@@ -236,7 +244,7 @@ class MainSystem:
                 rel = ((1 - cfg.w_retrieval - cfg.w_thread) * base + cfg.w_thread * focus[s.thread]
                        + cfg.w_retrieval * s.retrieval)
                 # the sharp focus needs the semantic thread relevance; lexical coverage is too coarse
-                sharp = cfg.thread_focus if self._embedded(s.lang) else 0.0
+                sharp = cfg.thread_focus if self._embedded(s.lang) or s.lang in focus_langs else 0.0
                 scores.append(rel * prior[i] * focus[s.thread] ** sharp)
             stop = None
             if cfg.ranker or self.collect is not None:
@@ -472,6 +480,25 @@ class MainSystem:
                     texts.add(sents[pick].text)
                     taken += 1
         return out, sents, scores
+
+    def xl_sentence_similarity(self, query: str, sents: list[Sentence], lexical: list[float],
+                               trel: dict[str, float], prior: list[float]) -> dict[int, float]:
+        """Per candidate sentence of an ``xl_focus`` language (the ``embed_top`` most promising of
+        each, ordered as English ones are): the multilingual encoder's cosine to the English query,
+        the semantic half of its score in place of lexical coverage."""
+        cfg = self.d.config
+        out: dict[int, float] = {}
+        for lang in cfg.focus_langs():
+            mine = [i for i, s in enumerate(sents) if s.lang == lang]
+            mine.sort(key=lambda i: (-(lexical[i] + trel.get(sents[i].thread, 0.0) + sents[i].retrieval) * prior[i],
+                                     sentence_key(sents[i])))
+            mine = mine[: cfg.embed_top]
+            if not mine:
+                continue
+            enc = self._xl_encoder()
+            sims = enc.encode([sents[i].text for i in mine]) @ enc.encode([query])[0]
+            out.update((i, max(0.0, float(c))) for i, c in zip(mine, sims))
+        return out
 
     def xl_thread_relevance(self, query: str, posts: list[CandidatePost]) -> dict[str, float]:
         """Per non-English candidate thread (the ``thread_top`` best-retrieved of each language): how
