@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence
@@ -33,6 +34,10 @@ from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, 
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, plan_without, sentence_key
 from bolt.pipeline.text import length_estimate
 from bolt.pipeline.translate import QueryPlan
+
+
+#: a leading board tag of a headline: ``Re:`` and a short bracketed kind (``[新聞]``, ``[Question]``)
+HEADLINE_TAG = re.compile(r"^\s*(?:(?:Re|RE|Fw|FW)\s*:\s*)*[\[【][^\]】]{1,8}[\]】]\s*")
 
 
 class MainSystem:
@@ -125,9 +130,7 @@ class MainSystem:
             lexical = [t for t in sorted(langs) if (not self._embedded(langs[t]) and langs[t] not in encoded)
                        or cfg.w_thread_semantic <= 0]
             if lexical:
-                pseudo = [Sentence(t, "", langs[t], 0, 0, "", 0, 0.0, 0) for t in lexical]
-                cov = coverage_scores(plan, pseudo, [self.d.thread_concepts(plan, s.thread, s.lang) for s in pseudo])
-                rel.update({s.thread: c for s, c in zip(pseudo, cov)})
+                rel.update(self.thread_coverage(plan, {t: langs[t] for t in lexical}))
             w = cfg.w_thread_semantic
             for t in langs:
                 if t not in rel:
@@ -143,6 +146,13 @@ class MainSystem:
         if encoded:
             rel.update(self.xl_thread_relevance(query, [p for p in posts if p.lang in encoded]))
         return rel
+
+    def thread_coverage(self, plan: QueryPlan, langs: dict[str, str]) -> dict[str, float]:
+        """Per thread (id -> language): the query coverage of everything it says (headline and every
+        sentence), the lexical thread relevance, and the evidence of the cross-language gate."""
+        pseudo = [Sentence(t, "", lg, 0, 0, "", 0, 0.0, 0) for t, lg in sorted(langs.items())]
+        cov = coverage_scores(plan, pseudo, [self.d.thread_concepts(plan, s.thread, s.lang) for s in pseudo])
+        return {s.thread: c for s, c in zip(pseudo, cov)}
 
     def _embedded(self, lang: str) -> bool:
         """Whether sentences and threads of ``lang`` are scored with the embedding model."""
@@ -187,7 +197,9 @@ class MainSystem:
         d, cfg = self.d, self.d.config
         first = d.plan(query)
         plan, posts = d.retrieve_with_feedback(first)
-        off = self.unfocused_languages(query, posts)
+        focused = set(cfg.focus_langs())
+        top = self.language_cosines(query, posts) if cfg.lang_floor > 0 or focused else {}
+        off = self.unfocused_languages(query, posts, top)
         if "eng" in off and plan.anchors != first.anchors:
             # the English threads are about something else: their numbers and names are no
             # feedback, so the other languages are searched again with the query's own words
@@ -196,6 +208,18 @@ class MainSystem:
         if off:
             posts = [p for p in posts if p.lang not in off]
         trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
+        # the cross-language gate reads a thread's lexical coverage, and the encoder's relevance only in
+        # an ``xl_focus`` language that is the language of the answer (its best thread is the nearest)
+        answer = max(top, key=lambda lg: (top[lg], lg)) if top else None
+        with d.stage("score"):
+            gate = dict(trel)
+            lexical_gate = focused - {answer}
+            if lexical_gate:
+                # over the same pool as lexical thread relevance (every thread not embedded): its weights
+                # depend on the pool
+                langs = {p.thread: p.lang for p in posts if not self._embedded(p.lang)}
+                pool = self.thread_coverage(plan, langs)
+                gate.update((t, c) for t, c in pool.items() if langs[t] in lexical_gate)
         sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
         if not sents:
             return []
@@ -294,7 +318,7 @@ class MainSystem:
             for c in clusters:  # best first
                 head = sents[c.head]
                 if head.lang != "eng" and not self.cross_language_evidence(plan, head, matched[c.head],
-                                                                            trel.get(head.thread, 0.0)):
+                                                                            gate.get(head.thread, 0.0)):
                     continue
                 if cfg.max_per_post and per_post.get((head.thread, head.post), 0) >= cfg.max_per_post:
                     continue
@@ -516,24 +540,45 @@ class MainSystem:
         texts = [self.thread_text(t, langs[t]) for t in chosen]
         with d.stage("embed"):
             enc = self._xl_encoder()
-            sims = enc.encode(texts) @ enc.encode([query])[0]
+            q = enc.encode([query])[0]
+            sims = enc.encode(texts) @ q
+            if cfg.xl_headline:
+                # a headline alone says what the thread is about; a long opening post (a pasted
+                # news article) can pull the blend away from it
+                focused = set(cfg.focus_langs())
+                heads = enc.encode([headline_text(d.thread(t)) for t in chosen]) @ q
+                sims = [max(float(c), float(h)) if langs[t] in focused else float(c)
+                        for t, c, h in zip(chosen, sims, heads)]
         w = cfg.w_thread_semantic
         return {t: w * max(0.0, float(c)) + (1 - w) * best[t] for t, c in zip(chosen, sims)}
 
-    def unfocused_languages(self, query: str, posts: list[CandidatePost]) -> set[str]:
+    def unfocused_languages(self, query: str, posts: list[CandidatePost],
+                            top: dict[str, float] | None = None) -> set[str]:
         """Languages that give no candidates (``lang_floor``; empty when off): those whose best
         thread's multilingual-encoder cosine to the query (headline + opening post, of the
         ``thread_top`` best-retrieved threads) is below ``lang_floor`` and below ``lang_ratio`` x the
         best language's. One encoder reads every language, so the cosines are on one scale; when a
         topic's answer lives in one language's threads, the others' best threads are about
-        something else, and their bullets are noise. The best language is always kept."""
+        something else, and their bullets are noise. The best language is always kept. ``top``: the
+        cosines of :meth:`language_cosines` when already computed."""
         cfg = self.d.config
         if cfg.lang_floor <= 0 or not cfg.xl_encoder:
             return set()
+        if top is None:
+            top = self.language_cosines(query, posts)
+        return language_focus(top, cfg.lang_floor, cfg.lang_ratio)
+
+    def language_cosines(self, query: str, posts: list[CandidatePost]) -> dict[str, float]:
+        """Per language: the best multilingual-encoder cosine of the query to the headline and opening
+        post of its ``thread_top`` best-retrieved threads; {} without ``xl_encoder`` or when fewer
+        than two languages have candidates (nothing to compare)."""
+        cfg = self.d.config
+        if not cfg.xl_encoder:
+            return {}
         langs, best = best_per_thread(posts)
         present = sorted(set(langs.values()))
         if len(present) < 2:
-            return set()
+            return {}
         chosen = top_threads(langs, best, present, cfg.thread_top)
         with self.d.stage("embed"):
             enc = self._xl_encoder()
@@ -541,7 +586,7 @@ class MainSystem:
         top: dict[str, float] = {}
         for t, c in zip(chosen, sims):
             top[langs[t]] = max(top.get(langs[t], -1.0), float(c))
-        return language_focus(top, cfg.lang_floor, cfg.lang_ratio)
+        return top
 
     def _xl_encoder(self):
         from indexing.models.multilingual import get_encoder
@@ -559,6 +604,14 @@ class MainSystem:
         if len(matched) >= need or (matched and thread_relevance >= cfg.xl_thread_coverage):
             return True
         return bool(plan.anchors) and not sentence_anchors(s.text).isdisjoint(plan.anchors)
+
+
+def headline_text(thread) -> str:
+    """A thread's headline without a leading board tag (``[新聞]``, ``Re: [請益]``): the tag names the
+    kind of post, not its subject."""
+    if thread is None:
+        return ""
+    return HEADLINE_TAG.sub("", thread.headline or "").strip() or (thread.headline or "")
 
 
 def blend_bm25(lexical: list[float], bm25: list[float], sents: list[Sentence], w: float) -> list[float]:
