@@ -118,21 +118,6 @@ def test_xl_focus_names_non_english_languages_only():
         SystemConfig(xl_focus="eng")
 
 
-def test_headline_text_drops_the_board_tag_only():
-    from types import SimpleNamespace
-
-    from bolt.pipeline.main_system import headline_text
-
-    def th(h):
-        return SimpleNamespace(headline=h)
-
-    assert headline_text(th("[新聞] 中鋼8月虧損")) == "中鋼8月虧損"
-    assert headline_text(th("Re: [請益] 台積電為何不分割啊？")) == "台積電為何不分割啊？"
-    assert headline_text(th("Why? [x]")) == "Why? [x]"  # not leading: kept
-    assert headline_text(th("[新聞]")) == "[新聞]"  # nothing else: the tag is all there is
-    assert headline_text(None) == ""
-
-
 @pytest.mark.slow
 def test_xl_focus_reads_chinese_thread_relevance_with_the_encoder(searcher):
     from bolt.pipeline.main_system import MainSystem

@@ -59,9 +59,7 @@ class SystemConfig:
     expanded and their sentences get the sharp ``thread_focus``; when such a language is the
     language of the answer (its best thread has the highest encoder cosine of all languages), the
     cross-language gate's thread evidence is that relevance too (else the lexical coverage); with ``xl_semantic`` their
-    candidate sentences' semantic half is the encoder's cosine to the query instead of coverage;
-    with ``xl_headline`` their thread's cosine is the better of the headline alone (board tag
-    removed) and the headline with the opening post.
+    candidate sentences' semantic half is the encoder's cosine to the query instead of coverage.
     Arabic posts are cut into clauses of ``arz_clause_min``..``arz_clause_max`` words
     (``indexing.sentences.split_clauses``; a longer clause carries its key word more often).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
@@ -145,7 +143,6 @@ class SystemConfig:
     lang_ratio: float = 0.6
     xl_focus: str = ""
     xl_semantic: bool = False
-    xl_headline: bool = False
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     informative: bool = True

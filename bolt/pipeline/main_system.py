@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import math
-import re
 
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence
@@ -34,10 +33,6 @@ from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, 
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, plan_without, sentence_key
 from bolt.pipeline.text import length_estimate
 from bolt.pipeline.translate import QueryPlan
-
-
-#: a leading board tag of a headline: ``Re:`` and a short bracketed kind (``[新聞]``, ``[Question]``)
-HEADLINE_TAG = re.compile(r"^\s*(?:(?:Re|RE|Fw|FW)\s*:\s*)*[\[【][^\]】]{1,8}[\]】]\s*")
 
 
 class MainSystem:
@@ -540,15 +535,7 @@ class MainSystem:
         texts = [self.thread_text(t, langs[t]) for t in chosen]
         with d.stage("embed"):
             enc = self._xl_encoder()
-            q = enc.encode([query])[0]
-            sims = enc.encode(texts) @ q
-            if cfg.xl_headline:
-                # a headline alone says what the thread is about; a long opening post (a pasted
-                # news article) can pull the blend away from it
-                focused = set(cfg.focus_langs())
-                heads = enc.encode([headline_text(d.thread(t)) for t in chosen]) @ q
-                sims = [max(float(c), float(h)) if langs[t] in focused else float(c)
-                        for t, c, h in zip(chosen, sims, heads)]
+            sims = enc.encode(texts) @ enc.encode([query])[0]
         w = cfg.w_thread_semantic
         return {t: w * max(0.0, float(c)) + (1 - w) * best[t] for t, c in zip(chosen, sims)}
 
@@ -604,14 +591,6 @@ class MainSystem:
         if len(matched) >= need or (matched and thread_relevance >= cfg.xl_thread_coverage):
             return True
         return bool(plan.anchors) and not sentence_anchors(s.text).isdisjoint(plan.anchors)
-
-
-def headline_text(thread) -> str:
-    """A thread's headline without a leading board tag (``[新聞]``, ``Re: [請益]``): the tag names the
-    kind of post, not its subject."""
-    if thread is None:
-        return ""
-    return HEADLINE_TAG.sub("", thread.headline or "").strip() or (thread.headline or "")
 
 
 def blend_bm25(lexical: list[float], bm25: list[float], sents: list[Sentence], w: float) -> list[float]:
