@@ -246,7 +246,7 @@ class MainSystem:
                     vectors[i] = mat[row]
                     semantic[i] = max(0.0, float(mat[row] @ q))
             if cfg.xl_semantic:
-                semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior))
+                semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, answer))
         with d.stage("score"):
             # the thread's relevance relative to the best thread of its language: one scale per language
             top: dict[str, float] = {}
@@ -501,13 +501,15 @@ class MainSystem:
         return out, sents, scores
 
     def xl_sentence_similarity(self, query: str, sents: list[Sentence], lexical: list[float],
-                               trel: dict[str, float], prior: list[float]) -> dict[int, float]:
-        """Per candidate sentence of an ``xl_focus`` language (the ``embed_top`` most promising of
-        each, ordered as English ones are): the multilingual encoder's cosine to the English query,
-        the semantic half of its score in place of lexical coverage."""
+                               trel: dict[str, float], prior: list[float], answer: str | None) -> dict[int, float]:
+        """Per candidate sentence of an ``xl_focus`` language that is the language of the ``answer``
+        (the ``embed_top`` most promising, ordered as English ones are): the multilingual encoder's
+        cosine to the English query, the semantic half of its score in place of lexical coverage.
+        Only there: the encoder's cosine of a short reply is noisy, and in a language that does not
+        hold the answer it lets replies about something else outrank the answer's language."""
         cfg = self.d.config
         out: dict[int, float] = {}
-        for lang in cfg.focus_langs():
+        for lang in (lg for lg in cfg.focus_langs() if lg == answer):
             mine = [i for i, s in enumerate(sents) if s.lang == lang]
             mine.sort(key=lambda i: (-(lexical[i] + trel.get(sents[i].thread, 0.0) + sents[i].retrieval) * prior[i],
                                      sentence_key(sents[i])))
