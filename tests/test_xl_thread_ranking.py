@@ -152,3 +152,25 @@ def test_language_cosines_feed_the_focus_and_the_answer_language(searcher):
     assert ms.unfocused_languages(QUERY, posts, {"eng": 0.1, "cmn": 0.5}) == {"eng"}
     assert ms.language_cosines(QUERY, [p for p in posts if p.lang == "cmn"]) == {}  # one language: nothing to compare
     assert MainSystem(_distiller(searcher, xl_encoder=None)).language_cosines(QUERY, posts) == {}
+
+
+@pytest.mark.slow
+def test_sentence_cosines_only_in_the_language_of_the_answer(searcher):
+    from bolt.pipeline.main_system import MainSystem
+    from indexing.models.multilingual import get_encoder
+
+    d = _distiller(searcher, xl_focus="cmn", xl_semantic=True)
+    ms = MainSystem(d)
+    plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
+    sents = d.sentences(posts)
+    zh = [i for i, s in enumerate(sents) if s.lang == "cmn"]
+    assert zh
+    zeros = [0.0] * len(sents)
+    ones = [1.0] * len(sents)
+    assert ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "eng") == {}  # English holds the answer
+    got = ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "cmn")
+    assert sorted(got) == zh  # every Chinese sentence (fewer than embed_top), no other
+    enc = get_encoder()
+    q = enc.encode([QUERY])[0]
+    for i in zh:
+        assert got[i] == pytest.approx(max(0.0, float(enc.encode([sents[i].text])[0] @ q)), abs=1e-6)
