@@ -104,3 +104,73 @@ def test_unfocused_languages_with_the_real_encoder(searcher):
     assert off.unfocused_languages(QUERY, posts) == set()
     # the English thread says the query's own words in the query's language: it is the best
     assert MainSystem(d).unfocused_languages(QUERY, posts) == {"cmn"}
+
+
+def test_xl_focus_names_non_english_languages_only():
+    from bolt.pipeline import SystemConfig
+    from bolt.pipeline.config import parse_config
+
+    assert parse_config('main(xl_focus="cmn")').focus_langs() == ("cmn",)
+    assert SystemConfig(xl_focus=" cmn, arz ").focus_langs() == ("arz", "cmn")
+    assert SystemConfig().focus_langs() == ()
+    assert SystemConfig(xl_focus="cmn", xl_encoder=None).focus_langs() == ()  # needs the encoder
+    with pytest.raises(ValueError, match="xl_focus"):
+        SystemConfig(xl_focus="eng")
+
+
+@pytest.mark.slow
+def test_xl_focus_reads_chinese_thread_relevance_with_the_encoder(searcher):
+    from bolt.pipeline.main_system import MainSystem
+    from indexing.models.multilingual import get_encoder
+
+    d = _distiller(searcher, xl_focus="cmn")
+    ms = MainSystem(d)
+    plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
+    rel = ms.thread_relevance(QUERY, plan, posts)
+    enc = get_encoder()
+    q = enc.encode([QUERY])[0]
+    for tid in (INSURANCE, FLOOD):
+        best = max(p.norm for p in posts if p.thread == tid)
+        cos = float(enc.encode([ms.thread_text(tid, "cmn")])[0] @ q)
+        assert rel[tid] == pytest.approx(0.6 * max(0.0, cos) + 0.4 * best, abs=1e-6)
+    assert rel[FLOOD] > rel[INSURANCE]  # the encoder's reading, not the words the insurance thread repeats
+    off = MainSystem(_distiller(searcher)).thread_relevance(QUERY, plan, posts)  # lexical coverage
+    assert off[INSURANCE] != rel[INSURANCE]
+
+
+@pytest.mark.slow
+def test_language_cosines_feed_the_focus_and_the_answer_language(searcher):
+    from bolt.pipeline.main_system import MainSystem
+
+    d = _distiller(searcher, lang_floor=1.0, lang_ratio=1.0)
+    ms = MainSystem(d)
+    plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
+    top = ms.language_cosines(QUERY, posts)
+    assert set(top) == {"eng", "cmn"} and top["eng"] > top["cmn"]  # English says the query's own words
+    assert ms.unfocused_languages(QUERY, posts, top) == {"cmn"}
+    # given cosines are used as they are: here Chinese is the nearer language, so English is out
+    assert ms.unfocused_languages(QUERY, posts, {"eng": 0.1, "cmn": 0.5}) == {"eng"}
+    assert ms.language_cosines(QUERY, [p for p in posts if p.lang == "cmn"]) == {}  # one language: nothing to compare
+    assert MainSystem(_distiller(searcher, xl_encoder=None)).language_cosines(QUERY, posts) == {}
+
+
+@pytest.mark.slow
+def test_sentence_cosines_only_in_the_language_of_the_answer(searcher):
+    from bolt.pipeline.main_system import MainSystem
+    from indexing.models.multilingual import get_encoder
+
+    d = _distiller(searcher, xl_focus="cmn", xl_semantic=True)
+    ms = MainSystem(d)
+    plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
+    sents = d.sentences(posts)
+    zh = [i for i, s in enumerate(sents) if s.lang == "cmn"]
+    assert zh
+    zeros = [0.0] * len(sents)
+    ones = [1.0] * len(sents)
+    assert ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "eng") == {}  # English holds the answer
+    got = ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "cmn")
+    assert sorted(got) == zh  # every Chinese sentence (fewer than embed_top), no other
+    enc = get_encoder()
+    q = enc.encode([QUERY])[0]
+    for i in zh:
+        assert got[i] == pytest.approx(max(0.0, float(enc.encode([sents[i].text])[0] @ q)), abs=1e-6)

@@ -53,6 +53,13 @@ class SystemConfig:
     ``lang_floor`` and below ``lang_ratio`` x the best language's gives no candidates: when the
     answer lives in one language's threads, the others' bullets are noise (0: off; 0.25 by the rule in
     docs/system.md "Language focus").
+    ``xl_focus`` (comma-separated languages, "" off; needs ``xl_encoder``): those non-English
+    languages' thread relevance is the multilingual encoder's (``xl_thread_relevance``, as English
+    thread relevance with MiniLM) instead of lexical coverage, so their most relevant threads are
+    expanded and their sentences get the sharp ``thread_focus``; when such a language is the
+    language of the answer (its best thread has the highest encoder cosine of all languages), the
+    cross-language gate's thread evidence is that relevance too (else the lexical coverage); with ``xl_semantic`` their
+    candidate sentences' semantic half is the encoder's cosine to the query instead of coverage.
     Arabic posts are cut into clauses of ``arz_clause_min``..``arz_clause_max`` words
     (``indexing.sentences.split_clauses``; a longer clause carries its key word more often).
     An Arabic bullet is its clause joined with up to ``arz_window`` clauses that follow it in the
@@ -142,6 +149,8 @@ class SystemConfig:
     thread_top: int = 12
     lang_floor: float = 0.25
     lang_ratio: float = 0.6
+    xl_focus: str = ""
+    xl_semantic: bool = False
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
@@ -185,8 +194,17 @@ class SystemConfig:
             raise ValueError(f"need 1 <= arz_clause_min <= arz_clause_max, got {self.arz_clause_min}, {self.arz_clause_max}")
         if not 0.0 <= self.position_decay <= 10.0:
             raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
+        unknown = {lg.strip() for lg in self.xl_focus.split(",") if lg.strip()} - {"arz", "cmn"}
+        if unknown:
+            raise ValueError(f"xl_focus takes non-English languages (arz, cmn), got {', '.join(sorted(unknown))}")
         if not 0.0 <= self.thread_focus <= 10.0:
             raise ValueError(f"thread_focus must be in [0, 10], got {self.thread_focus}")
+
+    def focus_langs(self) -> tuple[str, ...]:
+        """The languages of ``xl_focus`` (empty when off or without ``xl_encoder``)."""
+        if not self.xl_encoder:
+            return ()
+        return tuple(sorted({lg.strip() for lg in self.xl_focus.split(",") if lg.strip()}))
 
     def clause_limits(self) -> dict[str, tuple[int, int]]:
         """Per language, ``(min_len, max_len)`` words of a clause for ``split_clauses`` (Arabic

@@ -120,11 +120,12 @@ class MainSystem:
             semantic = sorted(top_threads(langs, best, embedded, cfg.thread_top))
         rel: dict[str, float] = {}
         with self.d.stage("score"):
-            lexical = [t for t in sorted(langs) if not self._embedded(langs[t]) or cfg.w_thread_semantic <= 0]
+            # languages the multilingual encoder reads (``xl_focus``): as English, below
+            encoded = set(cfg.focus_langs()) if cfg.w_thread_semantic > 0 else set()
+            lexical = [t for t in sorted(langs) if (not self._embedded(langs[t]) and langs[t] not in encoded)
+                       or cfg.w_thread_semantic <= 0]
             if lexical:
-                pseudo = [Sentence(t, "", langs[t], 0, 0, "", 0, 0.0, 0) for t in lexical]
-                cov = coverage_scores(plan, pseudo, [self.d.thread_concepts(plan, s.thread, s.lang) for s in pseudo])
-                rel.update({s.thread: c for s, c in zip(pseudo, cov)})
+                rel.update(self.thread_coverage(plan, {t: langs[t] for t in lexical}))
             w = cfg.w_thread_semantic
             for t in langs:
                 if t not in rel:
@@ -137,7 +138,16 @@ class MainSystem:
                 q = emb.encode([query])[0]
             for t, v in zip(semantic, vecs):
                 rel[t] = w * max(0.0, float(v @ q)) + (1 - w) * best[t]
+        if encoded:
+            rel.update(self.xl_thread_relevance(query, [p for p in posts if p.lang in encoded]))
         return rel
+
+    def thread_coverage(self, plan: QueryPlan, langs: dict[str, str]) -> dict[str, float]:
+        """Per thread (id -> language): the query coverage of everything it says (headline and every
+        sentence), the lexical thread relevance, and the evidence of the cross-language gate."""
+        pseudo = [Sentence(t, "", lg, 0, 0, "", 0, 0.0, 0) for t, lg in sorted(langs.items())]
+        cov = coverage_scores(plan, pseudo, [self.d.thread_concepts(plan, s.thread, s.lang) for s in pseudo])
+        return {s.thread: c for s, c in zip(pseudo, cov)}
 
     def _embedded(self, lang: str) -> bool:
         """Whether sentences and threads of ``lang`` are scored with the embedding model."""
@@ -182,7 +192,9 @@ class MainSystem:
         d, cfg = self.d, self.d.config
         first = d.plan(query)
         plan, posts = d.retrieve_with_feedback(first)
-        off = self.unfocused_languages(query, posts)
+        focused = set(cfg.focus_langs())
+        top = self.language_cosines(query, posts) if cfg.lang_floor > 0 or focused else {}
+        off = self.unfocused_languages(query, posts, top)
         if "eng" in off and plan.anchors != first.anchors:
             # the English threads are about something else: their numbers and names are no
             # feedback, so the other languages are searched again with the query's own words
@@ -191,6 +203,18 @@ class MainSystem:
         if off:
             posts = [p for p in posts if p.lang not in off]
         trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
+        # the cross-language gate reads a thread's lexical coverage, and the encoder's relevance only in
+        # an ``xl_focus`` language that is the language of the answer (its best thread is the nearest)
+        answer = max(top, key=lambda lg: (top[lg], lg)) if top else None
+        with d.stage("score"):
+            gate = dict(trel)
+            lexical_gate = focused - {answer}
+            if lexical_gate:
+                # over the same pool as lexical thread relevance (every thread not embedded): its weights
+                # depend on the pool
+                langs = {p.thread: p.lang for p in posts if not self._embedded(p.lang)}
+                pool = self.thread_coverage(plan, langs)
+                gate.update((t, c) for t, c in pool.items() if langs[t] in lexical_gate)
         sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
         if not sents:
             return []
@@ -221,12 +245,15 @@ class MainSystem:
                 for row, i in enumerate(eligible):
                     vectors[i] = mat[row]
                     semantic[i] = max(0.0, float(mat[row] @ q))
+            if cfg.xl_semantic:
+                semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, answer))
         with d.stage("score"):
             # the thread's relevance relative to the best thread of its language: one scale per language
             top: dict[str, float] = {}
             for s in sents:
                 top[s.lang] = max(top.get(s.lang, 0.0), trel.get(s.thread, 0.0))
             focus = {s.thread: (trel.get(s.thread, 0.0) / top[s.lang] if top[s.lang] > 0 else 0.0) for s in sents}
+            focus_langs = cfg.focus_langs()
             scores = []
             for i, s in enumerate(sents):
                 # Without an embedding (Arabic/Chinese and an English-only model), the coverage of
@@ -236,7 +263,7 @@ class MainSystem:
                 rel = ((1 - cfg.w_retrieval - cfg.w_thread) * base + cfg.w_thread * focus[s.thread]
                        + cfg.w_retrieval * s.retrieval)
                 # the sharp focus needs the semantic thread relevance; lexical coverage is too coarse
-                sharp = cfg.thread_focus if self._embedded(s.lang) else 0.0
+                sharp = cfg.thread_focus if self._embedded(s.lang) or s.lang in focus_langs else 0.0
                 scores.append(rel * prior[i] * focus[s.thread] ** sharp)
             stop = None
             if cfg.ranker or self.collect is not None:
@@ -286,7 +313,7 @@ class MainSystem:
             for c in clusters:  # best first
                 head = sents[c.head]
                 if head.lang != "eng" and not self.cross_language_evidence(plan, head, matched[c.head],
-                                                                            trel.get(head.thread, 0.0)):
+                                                                            gate.get(head.thread, 0.0)):
                     continue
                 if cfg.max_per_post and per_post.get((head.thread, head.post), 0) >= cfg.max_per_post:
                     continue
@@ -495,6 +522,27 @@ class MainSystem:
                     taken += 1
         return out, sents, scores
 
+    def xl_sentence_similarity(self, query: str, sents: list[Sentence], lexical: list[float],
+                               trel: dict[str, float], prior: list[float], answer: str | None) -> dict[int, float]:
+        """Per candidate sentence of an ``xl_focus`` language that is the language of the ``answer``
+        (the ``embed_top`` most promising, ordered as English ones are): the multilingual encoder's
+        cosine to the English query, the semantic half of its score in place of lexical coverage.
+        Only there: the encoder's cosine of a short reply is noisy, and in a language that does not
+        hold the answer it lets replies about something else outrank the answer's language."""
+        cfg = self.d.config
+        out: dict[int, float] = {}
+        for lang in (lg for lg in cfg.focus_langs() if lg == answer):
+            mine = [i for i, s in enumerate(sents) if s.lang == lang]
+            mine.sort(key=lambda i: (-(lexical[i] + trel.get(sents[i].thread, 0.0) + sents[i].retrieval) * prior[i],
+                                     sentence_key(sents[i])))
+            mine = mine[: cfg.embed_top]
+            if not mine:
+                continue
+            enc = self._xl_encoder()
+            sims = enc.encode([sents[i].text for i in mine]) @ enc.encode([query])[0]
+            out.update((i, max(0.0, float(c))) for i, c in zip(mine, sims))
+        return out
+
     def xl_thread_relevance(self, query: str, posts: list[CandidatePost]) -> dict[str, float]:
         """Per non-English candidate thread (the ``thread_top`` best-retrieved of each language): how
         much it is about the query by the multilingual encoder, ``w_thread_semantic`` x cosine(query,
@@ -515,20 +563,33 @@ class MainSystem:
         w = cfg.w_thread_semantic
         return {t: w * max(0.0, float(c)) + (1 - w) * best[t] for t, c in zip(chosen, sims)}
 
-    def unfocused_languages(self, query: str, posts: list[CandidatePost]) -> set[str]:
+    def unfocused_languages(self, query: str, posts: list[CandidatePost],
+                            top: dict[str, float] | None = None) -> set[str]:
         """Languages that give no candidates (``lang_floor``; empty when off): those whose best
         thread's multilingual-encoder cosine to the query (headline + opening post, of the
         ``thread_top`` best-retrieved threads) is below ``lang_floor`` and below ``lang_ratio`` x the
         best language's. One encoder reads every language, so the cosines are on one scale; when a
         topic's answer lives in one language's threads, the others' best threads are about
-        something else, and their bullets are noise. The best language is always kept."""
+        something else, and their bullets are noise. The best language is always kept. ``top``: the
+        cosines of :meth:`language_cosines` when already computed."""
         cfg = self.d.config
         if cfg.lang_floor <= 0 or not cfg.xl_encoder:
             return set()
+        if top is None:
+            top = self.language_cosines(query, posts)
+        return language_focus(top, cfg.lang_floor, cfg.lang_ratio)
+
+    def language_cosines(self, query: str, posts: list[CandidatePost]) -> dict[str, float]:
+        """Per language: the best multilingual-encoder cosine of the query to the headline and opening
+        post of its ``thread_top`` best-retrieved threads; {} without ``xl_encoder`` or when fewer
+        than two languages have candidates (nothing to compare)."""
+        cfg = self.d.config
+        if not cfg.xl_encoder:
+            return {}
         langs, best = best_per_thread(posts)
         present = sorted(set(langs.values()))
         if len(present) < 2:
-            return set()
+            return {}
         chosen = top_threads(langs, best, present, cfg.thread_top)
         with self.d.stage("embed"):
             enc = self._xl_encoder()
@@ -536,7 +597,7 @@ class MainSystem:
         top: dict[str, float] = {}
         for t, c in zip(chosen, sims):
             top[langs[t]] = max(top.get(langs[t], -1.0), float(c))
-        return language_focus(top, cfg.lang_floor, cfg.lang_ratio)
+        return top
 
     def _xl_encoder(self):
         from indexing.models.multilingual import get_encoder
