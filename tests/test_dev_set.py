@@ -125,12 +125,16 @@ def test_later_careful_judgments_are_well_formed_and_new():
     both); each judges a text the main file never judged for its topic, so nothing is judged twice."""
     from evaluation.judgments import read_judgments
 
-    later = read_judgments(JUDGMENTS.with_name("ebay-dev.round2.judgments.jsonl"))
-    assert later and all(j.assessor.startswith("careful:") and "text" in j.extra for j in later)
-    assert all(0 < j.responsive_words <= j.words for j in later if j.facets)
-    assert all(j.responsive_words == 0 for j in later if not j.facets)
     old = {(j.topic_id, j.extra["text"]) for j in read_judgments(JUDGMENTS)}
-    assert not old & {(j.topic_id, j.extra["text"]) for j in later}
+    seen = set(old)
+    for name in ("ebay-dev.round2.judgments.jsonl", "ebay-dev.round12.judgments.jsonl"):
+        later = read_judgments(JUDGMENTS.with_name(name))
+        assert later and all(j.assessor.startswith("careful:") and "text" in j.extra for j in later)
+        assert all(0 < j.responsive_words <= j.words for j in later if j.facets)
+        assert all(j.responsive_words == 0 for j in later if not j.facets)
+        texts = {(j.topic_id, j.extra["text"]) for j in later}
+        assert not seen & texts
+        seen |= texts
 
 
 def test_main_answers_real_threads_from_the_thread_that_asks(real_samples, tmp_path):

@@ -243,3 +243,26 @@ class _NoSearch:
 
     def search(self, query, k=10, lang=None, units="passage"):
         return []
+
+
+def test_default_role_weights_put_a_reply_s_story_above_the_asker_s_own_details(tmp_path):
+    """Round 12 (docs/system.md): by default the opening post of a thread that asks weighs 0.25 and
+    the asker's later posts 0.3 (were 0.5 and 0.6), so a reply's weak statement (first-person
+    history, informativeness 0.45) now ranks above a specific detail of the asker's own situation
+    (0.85 x 0.3 = 0.255 < 0.45; before: 0.85 x 0.6 = 0.51 > 0.45)."""
+    from bolt.pipeline import SystemConfig
+    from bolt.pipeline.forum import role_weight, thread_roles
+
+    follow_up = "The seller sent it by first class post on 3 March."
+    story = "I had the same thing happen to me last year."
+    th = _thread(tmp_path, [("ann", "My parcel came empty. What should I do?"), ("bob", story), ("ann", follow_up)])
+    cfg = SystemConfig()
+    roles = thread_roles(th, _sentences(th))
+    weights = [role_weight(th, p, roles, cfg.opening_weight, cfg.asker_weight, cfg.report_weight)
+               for p in ("p1", "p2", "p3")]
+    assert weights == [0.25, 1.0, 0.3]
+    asker = informativeness(follow_up) * weights[2]
+    reply = informativeness(story) * weights[1]
+    assert (asker, reply) == (pytest.approx(0.255), pytest.approx(0.45))
+    assert asker < reply
+    assert informativeness(follow_up) * 0.6 > reply  # the old weight kept the asker's detail above

@@ -156,8 +156,8 @@ class SystemConfig:
     arz_window: int = 1
     informative: bool = True
     drop_signatures: bool = True
-    opening_weight: float = 0.5
-    asker_weight: float = 0.6
+    opening_weight: float = 0.25  # round 12 (docs/system.md): was 0.5
+    asker_weight: float = 0.3  # round 12: was 0.6
     report_weight: float = 1.0
     cue_weight: float = 1.0
     max_per_post: int = 2

@@ -21,7 +21,7 @@ F_GD and R_n; reach >= 80%; p50 <= 1 s per topic.
 ebay|tac2013|xl``, default ebay, see ``DEV_SETS`` and docs/benchmarks.md): for ebay, indexes
 ``../shared/real-samples/bolt-eng-DF-215.xml``, runs the three systems on ``topics/ebay-dev.xml``,
 carries the careful judgments of ``tests/data/careful/ebay-dev.judgments.jsonl`` (and of the later
-``ebay-dev.round2.judgments.jsonl``) over to these runs by (topic, bullet text) (``scripts/carry_judgments.py``; bullets never judged are counted
+``ebay-dev.round2.judgments.jsonl``, ``ebay-dev.round12.judgments.jsonl``) over to these runs by (topic, bullet text) (``scripts/carry_judgments.py``; bullets never judged are counted
 and score as irrelevant), scores them with ``bolt score`` and averages per topic group
 (``topics/ebay-dev.groups.tsv``: tuning / held-out). Targets, for each group (the held-out
 topics are the honest figure; the tuning ones are in-sample): main beats both references on mean
@@ -245,7 +245,7 @@ DEV_GROUPS = REPO / "topics" / "ebay-dev.groups.tsv"
 DEV_JUDGMENTS = CAREFUL / "ebay-dev.judgments.jsonl"
 # careful judgments of bullets first output after the assessor's statement model was fitted on
 # DEV_JUDGMENTS (kept in their own files so that fit stays reproducible); carried like the rest
-DEV_JUDGMENTS_LATER = (CAREFUL / "ebay-dev.round2.judgments.jsonl",)
+DEV_JUDGMENTS_LATER = (CAREFUL / "ebay-dev.round2.judgments.jsonl", CAREFUL / "ebay-dev.round12.judgments.jsonl")
 
 
 class DevSet(NamedTuple):
