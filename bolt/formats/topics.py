@@ -29,7 +29,6 @@ from indexing.problems import ERROR, Problem, ProblemsError
 from bolt.formats.topic_rules import DOCTYPE_REFUSED, INVALID_UTF8, NOT_WELL_FORMED, RULES, TOO_LARGE
 from bolt.formats.topic_corpus import MAX_WORDS_BEFORE, check_nugget, find_nugget_offsets, nugget_resolves  # noqa: F401
 from bolt.formats.votes import VOTES, VOTES_HEADER, read_votes, write_votes  # noqa: F401  (re-exported)
-from indexing.aliases import old_name
 from indexing.textfacts import count_words
 
 IMPORTANCES = ("vital", "okay")
@@ -107,13 +106,11 @@ class TopicProperties:
                 and self.multiple_threads is None)
 
 
-@old_name("number", "topic_id")
 @dataclass(frozen=True, slots=True)
 class Topic:
     """One topic: what systems see (its id, ``query``) and what assessors keep.
 
-    ``topic_id`` is the file's ``<topic number=...>`` (the key stays, SPEC); ``number`` is its
-    read-only old name.
+    ``topic_id`` is the file's ``<topic number=...>`` (the key stays, SPEC).
     """
 
     topic_id: str

@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence, clause_window
@@ -36,6 +36,26 @@ from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, 
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, plan_without, sentence_key
 from bolt.pipeline.text import length_estimate
 from bolt.pipeline.translate import QueryPlan
+
+
+@dataclass
+class TopicEvidence:
+    """One topic's candidate sentences and what ``main`` knows of each, filled in stage by stage
+    (lists aligned with ``sents``; ``semantic`` and ``vectors`` by sentence index, only for the
+    sentences embedded)."""
+
+    subject: frozenset[str]  # the query's subject words, read by the prior
+    sents: list[Sentence]
+    prior: list[float]
+    parts: list[tuple[float, float, float] | None]
+    matched: list[frozenset[str]]
+    lexical: list[float]
+    coverage: list[float]
+    semantic: dict[int, float] = field(default_factory=dict)
+    vectors: dict[int, object] = field(default_factory=dict)
+    focus: dict[str, float] = field(default_factory=dict)  # thread -> relevance / its language's best
+    scores: list[float] = field(default_factory=list)
+    stop: float | None = None  # the learned ranker's English cut, when it runs
 
 
 class MainSystem:
@@ -189,6 +209,27 @@ class MainSystem:
 
     # -- the system ----------------------------------------------------------------------------
     def distill(self, query: str) -> list[DistilledBullet]:
+        """One topic through the stages of the module docstring, one method each."""
+        d, cfg = self.d, self.d.config
+        plan, posts, answer = self._candidates(query)
+        trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
+        gate = self._gate(plan, posts, trel, answer)
+        sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
+        if not sents:
+            return []
+        ev = self._evidence(query, plan, sents)
+        if ev is None:
+            return []
+        self._embed(query, ev, trel, answer)
+        self._score(plan, ev, trel)
+        order, best, lang_best, cut, clusters = self._cluster(ev)
+        return self._select(query, plan, posts, ev, gate, order, best, lang_best, cut, clusters)
+
+    def _candidates(self, query: str) -> tuple[QueryPlan, list[CandidatePost], str | None]:
+        """The query plan and the candidate posts without the languages whose threads are about
+        something else (``lang_floor``, ``xl_focus``: :meth:`unfocused_languages`), and the language
+        of the answer (whose best thread the multilingual encoder puts nearest the query; None when
+        that is not measured)."""
         d, cfg = self.d, self.d.config
         first = d.plan(query)
         plan, posts = d.retrieve_with_feedback(first)
@@ -202,51 +243,76 @@ class MainSystem:
             posts = [p for p in posts if p.lang == "eng"] + d.retrieve(plan_without(first, "eng"))
         if off:
             posts = [p for p in posts if p.lang not in off]
-        trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
-        # the cross-language gate reads a thread's lexical coverage, and the encoder's relevance only in
-        # an ``xl_focus`` language that is the language of the answer (its best thread is the nearest)
         answer = max(top, key=lambda lg: (top[lg], lg)) if top else None
-        with d.stage("score"):
+        return plan, posts, answer
+
+    def _gate(self, plan: QueryPlan, posts: list[CandidatePost], trel: dict[str, float],
+              answer: str | None) -> dict[str, float]:
+        """Per thread, what the cross-language gate (:meth:`cross_language_evidence`) reads: the
+        thread's relevance, except in an ``xl_focus`` language that is not the language of the
+        answer, where it reads the thread's lexical coverage (the encoder's relevance is trusted
+        there only for the answering language, whose best thread is the nearest)."""
+        with self.d.stage("score"):
             gate = dict(trel)
-            lexical_gate = focused - {answer}
+            lexical_gate = set(self.d.config.focus_langs()) - {answer}
             if lexical_gate:
                 # over the same pool as lexical thread relevance (every thread not embedded): its weights
                 # depend on the pool
                 langs = {p.thread: p.lang for p in posts if not self._embedded(p.lang)}
                 pool = self.thread_coverage(plan, langs)
                 gate.update((t, c) for t, c in pool.items() if langs[t] in lexical_gate)
-        sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
-        if not sents:
-            return []
-        with d.stage("score"):
+        return gate
+
+    def _evidence(self, query: str, plan: QueryPlan, sents: list[Sentence]) -> TopicEvidence | None:
+        """The sentences worth scoring and their query evidence (concepts matched, lexical score,
+        coverage): a signature (prior 0) is dropped before anything is computed for it. None when no
+        sentence is left."""
+        cfg = self.d.config
+        with self.d.stage("score"):
             subject = subject_words(query)
             parts = self.prior_parts(sents, subject)
             prior = prior_products(parts)
             keep = [i for i, p in enumerate(prior) if p > 0]
             sents, prior, parts = [sents[i] for i in keep], [prior[i] for i in keep], [parts[i] for i in keep]
             if not sents:
-                return []
+                return None
             matched = matched_concepts(plan, sents)
             lexical = concept_scores(plan, matched)
             if cfg.w_bm25 > 0:
                 lexical = blend_bm25(lexical, bm25_scores(plan, sents), sents, cfg.w_bm25)
             coverage = coverage_scores(plan, sents, matched)
+        return TopicEvidence(subject, sents, prior, parts, matched, lexical, coverage)
+
+    def _embed(self, query: str, ev: TopicEvidence, trel: dict[str, float], answer: str | None) -> None:
+        """``ev.semantic``: the embedding cosine to the query of the ``embed_top`` most promising
+        embedded sentences (lexical + thread relevance + retrieval, times the prior; encoding is the
+        costly step and a sentence far down that order is not kept anyway), and with ``xl_semantic``
+        the multilingual encoder's cosines in the language of the answer. ``ev.vectors`` keeps the
+        embeddings for clustering."""
+        d, cfg = self.d, self.d.config
+        sents, lexical, prior = ev.sents, ev.lexical, ev.prior
         with d.stage("embed"):
             eligible = [i for i, s in enumerate(sents) if self._embedded(s.lang)]
             eligible.sort(key=lambda i: (-(lexical[i] + trel.get(sents[i].thread, 0.0) + sents[i].retrieval)
                                          * prior[i], sentence_key(sents[i])))
             eligible = eligible[: cfg.embed_top]
-            vectors: dict[int, object] = {}
-            semantic: dict[int, float] = {}
             if eligible:
                 emb = self._embedder()
                 mat = emb.encode([sents[i].text for i in eligible])
                 q = emb.encode([query])[0]
                 for row, i in enumerate(eligible):
-                    vectors[i] = mat[row]
-                    semantic[i] = max(0.0, float(mat[row] @ q))
+                    ev.vectors[i] = mat[row]
+                    ev.semantic[i] = max(0.0, float(mat[row] @ q))
             if cfg.xl_semantic:
-                semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, answer))
+                ev.semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, answer))
+
+    def _score(self, plan: QueryPlan, ev: TopicEvidence, trel: dict[str, float]) -> None:
+        """``ev.scores``: relevance (lexical and semantic evidence, the thread's relevance relative to
+        the best thread of its language, retrieval) times the prior, sharpened by that relative thread
+        relevance; with ``ranker`` the English scores become the learned ranker's probabilities and
+        ``ev.stop`` its stopping cut."""
+        d, cfg = self.d, self.d.config
+        sents = ev.sents
         with d.stage("score"):
             # the thread's relevance relative to the best thread of its language: one scale per language
             top: dict[str, float] = {}
@@ -258,16 +324,29 @@ class MainSystem:
             for i, s in enumerate(sents):
                 # Without an embedding (Arabic/Chinese and an English-only model), the coverage of
                 # the concepts the language can express stands in for the semantic half.
-                sem = semantic[i] if i in semantic else coverage[i]
-                base = cfg.w_lexical * lexical[i] + (1 - cfg.w_lexical) * sem
+                sem = ev.semantic[i] if i in ev.semantic else ev.coverage[i]
+                base = cfg.w_lexical * ev.lexical[i] + (1 - cfg.w_lexical) * sem
                 rel = ((1 - cfg.w_retrieval - cfg.w_thread) * base + cfg.w_thread * focus[s.thread]
                        + cfg.w_retrieval * s.retrieval)
                 # the sharp focus needs the semantic thread relevance; lexical coverage is too coarse
                 sharp = cfg.thread_focus if self._embedded(s.lang) or s.lang in focus_langs else 0.0
-                scores.append(rel * prior[i] * focus[s.thread] ** sharp)
-            stop = None
+                scores.append(rel * ev.prior[i] * focus[s.thread] ** sharp)
+            ev.focus, ev.scores = focus, scores
             if cfg.ranker or self.collect is not None:
-                stop = self.learned_scores(plan, sents, scores, lexical, semantic, coverage, focus, parts)
+                ev.stop = self.learned_scores(plan, sents, scores, ev.lexical, ev.semantic, ev.coverage, focus,
+                                              ev.parts)
+
+    def _cluster(self, ev: TopicEvidence) -> tuple[list[int], float, dict[str, float], dict[str, float],
+                                                   list[Cluster]]:
+        """Near-duplicates grouped (one bullet per cluster) and the cuts :meth:`_select` applies.
+
+        Returns the sentences clustered (best first), the best score, each language's best, the cut
+        per language (``rel_threshold``, ``xl_rel_threshold`` without an embedding, x the language's
+        best, at least ``abs_floor``; for English the ranker's stopping cut when it runs) and the
+        clusters, best first. Only sentences that could head or join a kept cluster are clustered.
+        """
+        d, cfg = self.d, self.d.config
+        sents, scores, stop = ev.sents, ev.scores, ev.stop
         with d.stage("cluster"):
             order = sorted(range(len(sents)), key=lambda i: (-scores[i], sentence_key(sents[i])))
             best = scores[order[0]]
@@ -280,64 +359,30 @@ class MainSystem:
                    for lg, b in lang_best.items()}
             if stop is not None and "eng" in lang_best:  # the learned ranker's stopping rule, at least one
                 cut["eng"] = stop
-            # Only sentences that could head or join a kept cluster are clustered.
             floor = {lg: (cut[lg] if lg == "eng" and stop is not None else cfg.abs_floor) for lg in lang_best}
             order = [i for i in order if scores[i] >= floor[sents[i].lang] * 0.5]
             # no path of ``select`` keeps a cluster whose head scores below its floor (``abs_floor``);
             # with the ranker's floor for English the heads are no longer a prefix of ``order``
-            clusters = cluster(order, sents, vectors, matched, cfg.dup_cosine, cfg.dup_jaccard,
+            clusters = cluster(order, sents, ev.vectors, ev.matched, cfg.dup_cosine, cfg.dup_jaccard,
                                cfg.dup_concepts,
                                heads=None if stop is not None else sum(1 for i in order if scores[i] >= cfg.abs_floor))
+        return order, best, lang_best, cut, clusters
+
+    def _select(self, query: str, plan: QueryPlan, posts: list[CandidatePost], ev: TopicEvidence,
+                gate: dict[str, float], order: list[int], best: float, lang_best: dict[str, float],
+                cut: dict[str, float], clusters: list[Cluster]) -> list[DistilledBullet]:
+        """The bullets, best first: the clusters :meth:`_admit` lets in, at most ``max_bullets``
+        (``weak_bullets`` when even the best score is below ``weak_score``), the non-English ones at
+        most half of them, with Arabic and Chinese thread-first picks in that half."""
+        d, cfg = self.d, self.d.config
         with d.stage("select"):
             cap = cfg.max_bullets if best >= cfg.weak_score else min(cfg.max_bullets, cfg.weak_bullets)
-
-            def lower_cut(ratio: float) -> dict[str, float]:
-                """Per embedded language, ``ratio`` x its best score (at least ``abs_floor``); {} when off.
-                English has none with the learned ranker (its stopping rule is the cut)."""
-                return ({lg: max(cfg.abs_floor, ratio * b) for lg, b in lang_best.items()
-                         if self._embedded(lg) and not (stop is not None and lg == "eng")}
-                        if ratio > 0 else {})
-
-            # a reply's specific statement in the thread that answers (the best of its language),
-            # from a post not yet cited, passes a lower cut: replies answer without repeating the
-            # query's words; at most ``answer_bullets`` get in this way
-            answer_cut = lower_cut(cfg.answer_rel_threshold)
-            # the answering thread (the best of its language) keeps sentences down to a lower cut:
-            # its replies answer without repeating the query's words; other threads must score
-            # within ``rel_threshold`` of the best
-            focus_cut = lower_cut(cfg.focus_rel_threshold)
-            above, extra = [], []
-            answered = 0
-            per_lang: dict[str, int] = {}
-            per_post: dict[tuple[str, str], int] = {}
-            for c in clusters:  # best first
-                head = sents[c.head]
-                if head.lang != "eng" and not self.cross_language_evidence(plan, head, matched[c.head],
-                                                                            gate.get(head.thread, 0.0)):
-                    continue
-                if cfg.max_per_post and per_post.get((head.thread, head.post), 0) >= cfg.max_per_post:
-                    continue
-                if scores[c.head] >= cut[head.lang] or (
-                        head.lang in focus_cut and focus.get(head.thread, 0.0) >= 1.0
-                        and scores[c.head] >= focus_cut[head.lang]):
-                    above.append(c)
-                elif (head.lang in answer_cut and answered < cfg.answer_bullets
-                      and not per_post.get((head.thread, head.post))  # one more reply, not more of one post
-                      and scores[c.head] >= answer_cut[head.lang] and self.answers_in_focus(head, focus, subject)):
-                    above.append(c)
-                    answered += 1
-                elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
-                      and coverage[c.head] >= cfg.min_coverage and scores[c.head] >= cfg.abs_floor):
-                    extra.append(c)
-                else:
-                    continue
-                per_lang[head.lang] = per_lang.get(head.lang, 0) + 1
-                per_post[(head.thread, head.post)] = per_post.get((head.thread, head.post), 0) + 1
+            above, extra = self._admit(plan, ev, gate, lang_best, cut, clusters)
             extra = extra[: cfg.max_bullets // 2]
             keep = above[: max(0, cap - len(extra))] + extra
             # thread-first picks share the non-English half of the budget with ``extra`` and take
             # the place of the lowest English bullets when the list is full
-            first, sents, scores = self._thread_first(query, plan, posts, sents, scores, prior, order, keep)
+            first, sents, scores = self._thread_first(query, plan, posts, ev.sents, ev.scores, ev.prior, order, keep)
             first = first[: max(0, cfg.max_bullets // 2 - len(extra))]
             if first:
                 above = above[: max(0, cap - len(extra) - len(first))]
@@ -348,6 +393,60 @@ class MainSystem:
                 h = sents[c.head]
                 heads[(h.thread, h.post)] = heads.get((h.thread, h.post), frozenset()) | {h.position}
             return [self._bullet(c, sents, scores, heads) for c in keep]
+
+    def _admit(self, plan: QueryPlan, ev: TopicEvidence, gate: dict[str, float], lang_best: dict[str, float],
+               cut: dict[str, float], clusters: list[Cluster]) -> tuple[list[Cluster], list[Cluster]]:
+        """Which clusters may become bullets, best first: ``above`` passes its language's cut, or the
+        answering thread's lower cut, or is one of the ``answer_bullets`` replies' statements let in
+        below it; ``extra`` is a non-English cluster within its ``lang_quota`` that covers the query
+        (``min_coverage``). A non-English head needs cross-language evidence; at most
+        ``max_per_post`` come from one post."""
+        cfg = self.d.config
+        sents, scores, focus, stop = ev.sents, ev.scores, ev.focus, ev.stop
+
+        def lower_cut(ratio: float) -> dict[str, float]:
+            """Per embedded language, ``ratio`` x its best score (at least ``abs_floor``); {} when off.
+            English has none with the learned ranker (its stopping rule is the cut)."""
+            return ({lg: max(cfg.abs_floor, ratio * b) for lg, b in lang_best.items()
+                     if self._embedded(lg) and not (stop is not None and lg == "eng")}
+                    if ratio > 0 else {})
+
+        # a reply's specific statement in the thread that answers (the best of its language),
+        # from a post not yet cited, passes a lower cut: replies answer without repeating the
+        # query's words; at most ``answer_bullets`` get in this way
+        answer_cut = lower_cut(cfg.answer_rel_threshold)
+        # the answering thread (the best of its language) keeps sentences down to a lower cut:
+        # its replies answer without repeating the query's words; other threads must score
+        # within ``rel_threshold`` of the best
+        focus_cut = lower_cut(cfg.focus_rel_threshold)
+        above, extra = [], []
+        answered = 0
+        per_lang: dict[str, int] = {}
+        per_post: dict[tuple[str, str], int] = {}
+        for c in clusters:  # best first
+            head = sents[c.head]
+            if head.lang != "eng" and not self.cross_language_evidence(plan, head, ev.matched[c.head],
+                                                                        gate.get(head.thread, 0.0)):
+                continue
+            if cfg.max_per_post and per_post.get((head.thread, head.post), 0) >= cfg.max_per_post:
+                continue
+            if scores[c.head] >= cut[head.lang] or (
+                    head.lang in focus_cut and focus.get(head.thread, 0.0) >= 1.0
+                    and scores[c.head] >= focus_cut[head.lang]):
+                above.append(c)
+            elif (head.lang in answer_cut and answered < cfg.answer_bullets
+                  and not per_post.get((head.thread, head.post))  # one more reply, not more of one post
+                  and scores[c.head] >= answer_cut[head.lang] and self.answers_in_focus(head, focus, ev.subject)):
+                above.append(c)
+                answered += 1
+            elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
+                  and ev.coverage[c.head] >= cfg.min_coverage and scores[c.head] >= cfg.abs_floor):
+                extra.append(c)
+            else:
+                continue
+            per_lang[head.lang] = per_lang.get(head.lang, 0) + 1
+            per_post[(head.thread, head.post)] = per_post.get((head.thread, head.post), 0) + 1
+        return above, extra
 
     def answers_in_focus(self, s: Sentence, focus: dict[str, float],
                          subject: frozenset[str] = frozenset()) -> bool:

@@ -25,11 +25,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from bolt.pipeline.informative import FIRST_PERSON_START, NUMBER, URL, WORD
+from indexing.models.logistic import load_model_json, shipped_model
 
-DEFAULT_MODEL = Path(__file__).with_name("ranker_model.json")
+DEFAULT_MODEL = Path(shipped_model(__package__, "ranker_model.json"))
 
 # The writer's own plans and wishes: first person + an intention verb, or "if it were me".
 PLAN_WISH = re.compile(
@@ -179,16 +180,18 @@ def load_model(spec: str) -> RankerModel:
 
 @lru_cache(maxsize=8)
 def _load(path: str) -> RankerModel:
-    from indexing.errors import ToolkitError
+    """Read once per path: ``main`` asks for the model on every topic."""
+    return load_model_json(path, _parse, what="ranker model",
+                           hint="give main(ranker=...) a model JSON written by scripts/train_ranker.py, "
+                                "or 'default'")
 
-    try:
-        d = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ToolkitError(f"{path}: cannot read the ranker model ({exc}); give main(ranker=...) a model JSON "
-                           "written by scripts/train_ranker.py, or 'default'") from exc
+
+def _parse(d: Mapping[str, Any]) -> RankerModel:
+    """The :class:`RankerModel` in a model file's JSON; a model trained on other features than this
+    code computes would score the wrong columns, so it is refused with the fix."""
     if tuple(d.get("features", ())) != FEATURES:
-        raise ToolkitError(f"{path}: the ranker model's features differ from this code's "
-                           f"({', '.join(FEATURES)}); train it again with scripts/train_ranker.py")
+        raise ValueError(f"the ranker model's features differ from this code's ({', '.join(FEATURES)}); "
+                         "train it again with scripts/train_ranker.py")
     return RankerModel(tuple(d["features"]), tuple(d["mean"]), tuple(d["scale"]), tuple(d["coef"]),
                        float(d["intercept"]), float(d.get("stop", 0.0)), float(d.get("stop_rel", 0.0)),
                        d.get("meta"))

@@ -31,19 +31,19 @@ def bullet_text(b: DistilledBullet) -> str:
     return f"{b.text} [{b.gloss}]" if b.gloss else b.text
 
 
-def to_result(number: str, bullets: Sequence[DistilledBullet]):
+def to_result(topic_id: str, bullets: Sequence[DistilledBullet]):
     """A ``bolt.submission.Result`` for one topic (bullets numbered from 1 in order)."""
     from bolt.formats.submission import Bullet, Result, Source
 
     out = []
     for pos, b in enumerate(bullets, 1):
-        sources = tuple(Source(post=t, offset=o) for t, o in b.sources)
+        sources = tuple(Source(thread=t, offset=o) for t, o in b.sources)
         out.append(Bullet(position=pos, text=bullet_text(b), sources=sources))
-    return Result(number=number, bullets=tuple(out))
+    return Result(topic_id=topic_id, bullets=tuple(out))
 
 
 def run_topics(topics: Iterable, distiller: Distiller, progress: bool = True) -> list:
-    """Run the distiller over each topic (only ``number`` and ``query`` are read)."""
+    """Run the distiller over each topic (only ``topic_id`` and ``query`` are read)."""
     topics = list(topics)
     bar = None
     if progress:
@@ -55,8 +55,8 @@ def run_topics(topics: Iterable, distiller: Distiller, progress: bool = True) ->
     try:
         for t in topics:
             if bar is not None:
-                bar.set_postfix_str(t.number, refresh=False)
-            results.append(to_result(t.number, distiller.distill(t.query)))
+                bar.set_postfix_str(t.topic_id, refresh=False)
+            results.append(to_result(t.topic_id, distiller.distill(t.query)))
             if bar is not None:
                 bar.update(1)
     finally:

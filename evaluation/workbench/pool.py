@@ -86,7 +86,7 @@ def build_pool(runs: Iterable[Run], corpus, topics: Iterable[str], seed: str) ->
                     item = items[key] = PoolItem(item_id(key), result.topic_id, b.text, key)
                 item.occurrences.append(Occurrence(run.run_id, b.position,
                                                    tuple((s.thread, s.offset) for s in b.sources)))
-                for s in b.sources:  # a submission source: s.post is the thread id (SPEC <source post=...>)
+                for s in b.sources:  # a submission source: s.thread is the file's <source post=...> (SPEC)
                     if (s.thread, s.offset) not in post_ids:
                         post_ids[(s.thread, s.offset)] = post_id_at(corpus, s.thread, s.offset)
     out: dict[str, list[PoolItem]] = {}

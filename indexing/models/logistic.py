@@ -1,5 +1,5 @@
 """The one loader of the fitted logistic models the toolkit ships as JSON: the assessor's statement and
-cross-language models (``evaluation.matching``) and, next, the system's sentence ranker.
+cross-language models (``evaluation.matching``) and the system's sentence ranker (``bolt.pipeline.ranker``).
 
 It sits below both the system and the judge (like the other model loaders) and knows only what every
 such model file shares: where a shipped one lives, reading it with an error that names the file and

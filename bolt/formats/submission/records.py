@@ -9,16 +9,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from indexing.aliases import old_name
 
-
-@old_name("post", "thread", keyword=True)  # the pipeline still writes Source(post=...)
 @dataclass(frozen=True, slots=True)
 class Source:
     """A citation: a thread id and a raw code-point offset into that thread's XML (SPEC §2).
 
     The file's key is ``<source post=...>`` (SPEC), but it holds a **thread** id, so the attribute
-    is ``thread``; ``post`` is its read-only old name (``Source(post=...)`` is still accepted).
+    is ``thread``.
     """
 
     thread: str
@@ -36,11 +33,10 @@ class Bullet:
     line: int = field(default=0, compare=False)
 
 
-@old_name("number", "topic_id", keyword=True)  # the pipeline still writes Result(number=...)
 @dataclass(frozen=True, slots=True)
 class Result:
     """A system's response to one topic: the bullets in submission order. ``topic_id`` is the file's
-    ``<result number=...>`` (SPEC); ``number`` is its read-only old name, also a constructor keyword."""
+    ``<result number=...>`` (SPEC)."""
 
     topic_id: str
     bullets: tuple[Bullet, ...]
