@@ -159,6 +159,7 @@ class SystemConfig:
     opening_weight: float = 0.25  # round 12 (docs/system.md): was 0.5
     asker_weight: float = 0.3  # round 12: was 0.6
     report_weight: float = 1.0
+    strict_questions: bool = False
     cue_weight: float = 1.0
     max_per_post: int = 2
     position_decay: float = 0.2
