@@ -190,6 +190,7 @@ def test_a_pasted_article_whose_url_or_lost_characters_hold_a_question_mark_repo
     ("Really?? I never knew that.", True),
     ("He asked \"why?\" and left.", True),
     ("What?!", True),
+    ("Any tips to sell faster?(I list ten items a week.)", True),
     ("Philippines ? The bank is warning countries.", False),
     ("One third of Asia?s people live there.", False),
     ("See http://example.com/a?ft=1 for more.", False),

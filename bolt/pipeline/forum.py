@@ -23,10 +23,10 @@ from bolt.pipeline.candidates import Sentence
 
 QUESTION = re.compile(r"[?؟？]")
 # A question mark that closes a question: right after a word (no space before it) and before the end, a
-# space, a closing quote or bracket, or more punctuation. A "?" inside a URL ("story?id=7"), between
+# space, a quote or bracket, or more punctuation. A "?" inside a URL ("story?id=7"), between
 # letters ("Asia?s") or standing alone (" ? ") is a character lost in a pasted article's encoding (an
 # apostrophe, a dash) or a query string, not a question (round 13, docs/system.md).
-ASKING = re.compile(r"(?<=[^\s?])\?+(?=$|[\s\"'\u201d\u2019)\]\u00bb.!,;:])|[؟？]")
+ASKING = re.compile(r"(?<=[^\s?])\?+(?=$|[\s\"'\u201d\u2019()\[\]\u00bb.!,;:])|[؟？]")
 
 
 @dataclass(frozen=True, slots=True)
