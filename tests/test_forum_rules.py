@@ -164,6 +164,45 @@ def test_report_weight_leaves_a_thread_that_asks_alone(tmp_path):
     assert [role_weight(th, p, roles, 0.5, 0.6, 0.4) for p in ("p1", "p2")] == [0.5, 1.0]
 
 
+PASTED = ("Source: City Daily News\n\n"
+          "Court keeps the new parking law for now\n"
+          "By A. Writer, Updated: Tuesday, March 13\n\n"
+          "SPRINGFIELD ? A panel of three judges decided Thursday to keep the city?s parking law in force.\n\n"
+          "Read more: <a href=\"http://news.example.com/story?id=7&amp;f=2\">http://news.example.com/story?id=7&amp;f=2</a>")
+
+
+def test_a_pasted_article_whose_url_or_lost_characters_hold_a_question_mark_reports(tmp_path):
+    """Round 13: a "?" in a URL, between letters or standing alone is not a question; with
+    ``strict`` the article's opening post weighs like any reply (report_weight 1.0)."""
+    from bolt.pipeline.forum import role_weight, thread_roles
+
+    th = _thread(tmp_path, [("ann", PASTED), ("bob", "The appeal will be heard in April."), ("ann", "Thanks for that.")])
+    loose = thread_roles(th, _sentences(th))
+    strict = thread_roles(th, _sentences(th), strict=True)
+    assert loose.asks is True and strict.asks is False
+    assert [role_weight(th, p, loose, 0.25, 0.3) for p in ("p1", "p2", "p3")] == [0.25, 1.0, 0.3]
+    assert [role_weight(th, p, strict, 0.25, 0.3) for p in ("p1", "p2", "p3")] == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("text, asks", [
+    ("My parcel came empty. What should I do?", True),
+    ("Is this good news or bad news? n/t", True),
+    ("Really?? I never knew that.", True),
+    ("He asked \"why?\" and left.", True),
+    ("What?!", True),
+    ("Any tips to sell faster?(I list ten items a week.)", True),
+    ("Philippines ? The bank is warning countries.", False),
+    ("One third of Asia?s people live there.", False),
+    ("See http://example.com/a?ft=1 for more.", False),
+])
+def test_strict_question_marks(tmp_path, text, asks):
+    from bolt.pipeline.forum import thread_roles
+
+    th = _thread(tmp_path, [("ann", text), ("bob", "Open a case within 30 days.")])
+    assert thread_roles(th, _sentences(th), strict=True).asks is asks
+    assert thread_roles(th, _sentences(th)).asks is True  # the old rule: any "?"
+
+
 def test_other_members_are_the_thread_s_user_names_but_the_writer_s(tmp_path):
     from bolt.pipeline.forum import other_members
 

@@ -74,6 +74,8 @@ class SystemConfig:
     (``bolt.pipeline.informative``); sentences of the opening post of a thread that asks weigh
     ``opening_weight``, later posts of its author ``asker_weight``; the opening post of a thread
     that does not ask (a report, an article, the writer's story) weighs ``report_weight`` (1.0: off);
+    with ``strict_questions`` only a question mark that closes a question (not one in a URL, between
+    letters or standing alone, as a pasted article's lost characters are) makes a thread ask;
     an English sentence of the writer's plans or wishes, about the discussion itself or addressed
     to a member (``bolt.pipeline.ranker.off_question``) has its informativeness multiplied by
     ``cue_weight`` (1.0: off; round 11, docs/system.md); with ``drop_signatures`` a
@@ -159,6 +161,7 @@ class SystemConfig:
     opening_weight: float = 0.25  # round 12 (docs/system.md): was 0.5
     asker_weight: float = 0.3  # round 12: was 0.6
     report_weight: float = 1.0
+    strict_questions: bool = True  # round 13 (docs/system.md): a "?" in a URL or a lost character does not ask
     cue_weight: float = 1.0
     max_per_post: int = 2
     position_decay: float = 0.2

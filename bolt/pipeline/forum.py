@@ -22,6 +22,11 @@ from typing import Iterable
 from bolt.pipeline.candidates import Sentence
 
 QUESTION = re.compile(r"[?؟？]")
+# A question mark that closes a question: right after a word (no space before it) and before the end, a
+# space, a quote or bracket, or more punctuation. A "?" inside a URL ("story?id=7"), between
+# letters ("Asia?s") or standing alone (" ? ") is a character lost in a pasted article's encoding (an
+# apostrophe, a dash) or a query string, not a question (round 13, docs/system.md).
+ASKING = re.compile(r"(?<=[^\s?])\?+(?=$|[\s\"'\u201d\u2019()\[\]\u00bb.!,;:])|[؟？]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +38,16 @@ class ThreadRoles:
     asks: bool
 
 
-def thread_roles(thread, sentences: Iterable[Sentence]) -> ThreadRoles:
-    """Roles of one thread, from its first post and that post's own sentences."""
+def thread_roles(thread, sentences: Iterable[Sentence], strict: bool = False) -> ThreadRoles:
+    """Roles of one thread, from its first post and that post's own sentences. With ``strict`` only a
+    question mark that closes a question (``ASKING``) makes the thread ask, so an opening post that
+    pastes an article whose URL or lost characters hold a "?" reports rather than asks."""
     posts = thread.posts if thread is not None else ()
     if not posts:
         return ThreadRoles(None, None, False)
     first = posts[0]
-    asks = any(QUESTION.search(s.text) for s in sentences if s.post == first.id)
+    mark = ASKING if strict else QUESTION
+    asks = any(mark.search(s.text) for s in sentences if s.post == first.id)
     return ThreadRoles(first.id, first.author, asks)
 
 

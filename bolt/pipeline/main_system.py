@@ -470,7 +470,7 @@ class MainSystem:
         threads = {s.thread: s.lang for s in sents}
         sigs = signatures((d.thread(t) for t in sorted(threads)),
                           lambda th: d.thread_sentences(th.id, threads[th.id])) if cfg.drop_signatures else ()
-        roles = {t: thread_roles(d.thread(t), d.thread_sentences(t, lg)) for t, lg in threads.items()}
+        roles = {t: thread_roles(d.thread(t), d.thread_sentences(t, lg), cfg.strict_questions) for t, lg in threads.items()}
         known: dict[tuple[str, str], float] = {}
         members: dict[tuple[str, str], frozenset[str]] = {}
 
