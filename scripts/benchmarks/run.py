@@ -265,13 +265,13 @@ DEV_SETS = {
     "tac2013": DevSet(REPO / "topics" / "tac2013-dev.xml", REPO / "topics" / "tac2013-dev.groups.tsv",
                       (CAREFUL / "tac2013-dev.judgments.jsonl",),
                       (SHARED / "bolt-eng-DF-tac2013-sentiment.xml", REAL_DEV), "cp1252",
-                      (("A", "3.001"), ("B", "3.008"), ("C", "3.015"), ("D", "3.023"), ("E", "3.033"), ("F", "3.043"))),
+                      (("A", "3.001"), ("B", "3.008"), ("C", "3.015"), ("D", "3.023"), ("E", "3.033"), ("F", "3.043"), ("G", "3.051"))),
     # English queries answered in Egyptian Arabic and Traditional Chinese threads
     "xl": DevSet(REPO / "topics" / "xl-dev.xml", REPO / "topics" / "xl-dev.groups.tsv",
                  (CAREFUL / "xl-dev.judgments.jsonl",),
                  (SHARED / "arz-youm7-comments-2010.xml", SHARED / "cmn-ptt-stock-2025.xml", REAL_DEV),
-                 rounds=(("arz-1", "4.001"), ("arz-2", "4.006"), ("arz-3", "4.010"), ("arz-4", "4.014"),
-                         ("cmn-1", "4.101"), ("cmn-2", "4.107"), ("cmn-3", "4.111"), ("cmn-4", "4.116"))),
+                 rounds=(("arz-1", "4.001"), ("arz-2", "4.006"), ("arz-3", "4.010"), ("arz-4", "4.014"), ("arz-5", "4.018"),
+                         ("cmn-1", "4.101"), ("cmn-2", "4.107"), ("cmn-3", "4.111"), ("cmn-4", "4.116"), ("cmn-5", "4.121"))),
 }
 
 
