@@ -149,6 +149,9 @@ class RankerModel:
     stop: float = 0.0
     stop_rel: float = 0.0
     meta: dict | None = None
+    #: None: the probability replaces main's English score (rounds 10, 10b); a number: main's score
+    #: is multiplied by (probability / the topic's best) ** alpha and main's own cuts stay (round 14)
+    alpha: float | None = None
 
     def probabilities(self, rows: Sequence[Sequence[float]]) -> list[float]:
         out = []
@@ -157,10 +160,29 @@ class RankerModel:
             out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z)))))
         return out
 
+    def cut(self, probs: Sequence[float], stop: float | None = None, stop_rel: float | None = None) -> float:
+        """The stopping rule's cut for one topic's probabilities: >= ``stop`` and >= ``stop_rel`` x the
+        best (the model's unless given), at most the best, so at least one sentence passes."""
+        best = max(probs, default=0.0)
+        stop = self.stop if stop is None else stop
+        ratio = self.stop_rel if stop_rel is None else stop_rel
+        return max(1e-9, min(best, max(stop, ratio * best)))
+
     def to_json(self) -> str:
         return json.dumps({"features": list(self.features), "mean": list(self.mean), "scale": list(self.scale),
                            "coef": list(self.coef), "intercept": self.intercept, "stop": self.stop,
-                           "stop_rel": self.stop_rel, "meta": self.meta or {}}, indent=1) + "\n"
+                           "stop_rel": self.stop_rel, "meta": self.meta or {},
+                           **({} if self.alpha is None else {"alpha": self.alpha})}, indent=1) + "\n"
+
+
+def blend(scores: Sequence[float], probs: Sequence[float], alpha: float, cut: float = 0.0) -> list[float]:
+    """Round 14's reranking: each score times (probability / the best probability) ** ``alpha``, and
+    0 for a sentence whose probability is below ``cut`` (the stopping rule; 0: none). ``alpha`` 0
+    and ``cut`` 0 give the scores back; the sentence of the best probability keeps its score."""
+    best = max(probs, default=0.0)
+    if best <= 0:
+        return list(scores)
+    return [0.0 if p < cut else s * (p / best) ** alpha for s, p in zip(scores, probs)]
 
 
 def model_path(spec: str) -> Path:
@@ -194,4 +216,4 @@ def _parse(d: Mapping[str, Any]) -> RankerModel:
                          "train it again with scripts/train_ranker.py")
     return RankerModel(tuple(d["features"]), tuple(d["mean"]), tuple(d["scale"]), tuple(d["coef"]),
                        float(d["intercept"]), float(d.get("stop", 0.0)), float(d.get("stop_rel", 0.0)),
-                       d.get("meta"))
+                       d.get("meta"), None if d.get("alpha") is None else float(d["alpha"]))
