@@ -128,9 +128,13 @@ def simulate_blend(cands: list[dict], probs: list[float], alpha: float, stop: fl
     best_p = max(probs)
     cut = max(1e-9, min(best_p, max(stop, stop_rel * best_p)))
     si, fi = FEATURES.index("score"), FEATURES.index("focus_top")
-    scores = blend([c["x"][si] for c in cands], probs, alpha, cut)
-    top = max(scores)
-    order = sorted(range(len(cands)), key=lambda i: -scores[i])
+    # the blend never raises a score, so a sentence below the floor stays below it (exact, and fast)
+    idx = [i for i, c in enumerate(cands) if c["x"][si] >= ABS_FLOOR]
+    if not idx:
+        return []
+    scores = dict(zip(idx, blend([cands[i]["x"][si] for i in idx], [probs[i] for i in idx], alpha, cut, best_p)))
+    top = max(scores.values())
+    order = sorted(idx, key=lambda i: -scores[i])
     keep = [i for i in order if scores[i] > 0 and scores[i] >= max(
         ABS_FLOOR, (FOCUS_REL_THRESHOLD if cands[i]["x"][fi] >= 1 else REL_THRESHOLD) * top)]
     return _pick(cands, keep)

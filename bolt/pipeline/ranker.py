@@ -175,11 +175,13 @@ class RankerModel:
                            **({} if self.alpha is None else {"alpha": self.alpha})}, indent=1) + "\n"
 
 
-def blend(scores: Sequence[float], probs: Sequence[float], alpha: float, cut: float = 0.0) -> list[float]:
+def blend(scores: Sequence[float], probs: Sequence[float], alpha: float, cut: float = 0.0,
+          best: float | None = None) -> list[float]:
     """Round 14's reranking: each score times (probability / the best probability) ** ``alpha``, and
     0 for a sentence whose probability is below ``cut`` (the stopping rule; 0: none). ``alpha`` 0
-    and ``cut`` 0 give the scores back; the sentence of the best probability keeps its score."""
-    best = max(probs, default=0.0)
+    and ``cut`` 0 give the scores back; the sentence of the best probability keeps its score.
+    ``best``: the topic's best probability when ``probs`` are only some of its sentences."""
+    best = max(probs, default=0.0) if best is None else best
     if best <= 0:
         return list(scores)
     return [0.0 if p < cut else s * (p / best) ** alpha for s, p in zip(scores, probs)]
