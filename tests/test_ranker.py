@@ -105,6 +105,15 @@ def test_blend_reweighs_main_scores_by_the_relative_probability_and_cuts():
     assert blend(scores, probs, 0.0, cut=0.3) == [0.0, 0.6, 0.5]
 
 
+def test_reorder_spreads_the_passing_sentences_between_the_cut_and_the_best_by_probability():
+    from bolt.pipeline.ranker import reorder
+
+    # top 0.9, cut 0.63: probabilities 0.2, 0.8, 0.4 -> 0.63 + 0.27 x (1/4, 1, 1/2)
+    assert reorder(0.9, 0.63, [0.2, 0.8, 0.4]) == [pytest.approx(0.6975), pytest.approx(0.9), pytest.approx(0.765)]
+    assert reorder(0.9, 0.63, [0.0, 0.0]) == [0.9, 0.9]
+    assert reorder(0.9, 0.63, []) == []
+
+
 def test_the_stopping_cut_is_at_most_the_best_probability():
     m = RankerModel(("a",), (0.0,), (1.0,), (1.0,), 0.0, stop=0.3, stop_rel=0.5)
     assert m.cut([0.9, 0.2]) == pytest.approx(0.45)  # max(0.3, 0.5 x 0.9)

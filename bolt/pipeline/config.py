@@ -179,6 +179,7 @@ class SystemConfig:
     ranker_stop: float | None = None
     ranker_stop_rel: float | None = None
     ranker_alpha: float | None = None
+    ranker_reorder: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:

@@ -187,6 +187,17 @@ def blend(scores: Sequence[float], probs: Sequence[float], alpha: float, cut: fl
     return [0.0 if p < cut else s * (p / best) ** alpha for s, p in zip(scores, probs)]
 
 
+def reorder(top: float, low: float, probs: Sequence[float]) -> list[float]:
+    """Round 14's count-keeping reranking: the sentences that passed main's cuts (best score ``top``,
+    the strictest cut ``low``) get new scores from ``low`` (probability 0) up to ``top`` (the best
+    probability among them), in the order of their probabilities, so they all still pass, the best
+    score and so every cut stay, and the bullets main would write are the same many."""
+    best = max(probs, default=0.0)
+    if best <= 0:
+        return [top] * len(probs)
+    return [low + (top - low) * p / best for p in probs]
+
+
 def model_path(spec: str) -> Path:
     """``"default"`` (round 10's model, eBay only), the name of another model shipped in the package
     (``"forums"``: ``ranker_model_forums.json``, round 10b, eBay and seven other boards), or a path."""
