@@ -109,9 +109,12 @@ class SystemConfig:
     clusters are kept while that probability is >= the model's ``stop`` and >= its ``stop_rel`` x
     the best (the stopping rule; ``ranker_stop`` / ``ranker_stop_rel`` override them), at least
     one; the other cuts apply to the other languages as before. With ``ranker_alpha`` (or a model
-    that carries ``alpha``: ``"rerank"``, round 14) the ranker reranks instead: main's English
-    score is multiplied by (probability / the topic's best) ** alpha, sentences below the stopping
-    cut get 0, and main's own cuts, clusters and bullet count stay.
+    that carries ``alpha``: ``"rerank"`` and ``"stopping"`` (alpha 0: main's order, the learned
+    stopping rule), round 14) the ranker reranks instead: main's English score is multiplied by
+    (probability / the topic's best) ** alpha, sentences below the stopping cut get 0, and main's own
+    cuts and clusters stay. With ``ranker_reorder`` the English sentences that pass main's cuts keep
+    passing and the ranker only sets their order (``ranker.reorder``): main's bullet count, the
+    ranker's choice.
     """
 
     name: str = "main"

@@ -200,7 +200,8 @@ def reorder(top: float, low: float, probs: Sequence[float]) -> list[float]:
 
 def model_path(spec: str) -> Path:
     """``"default"`` (round 10's model, eBay only), the name of another model shipped in the package
-    (``"forums"``: ``ranker_model_forums.json``, round 10b, eBay and seven other boards), or a path."""
+    (``"forums"``: ``ranker_model_forums.json``, round 10b, eBay and seven other boards; round 14's
+    rerankers ``"rerank"`` and ``"stopping"``, eBay and tac2013 rounds A-F), or a path."""
     if spec == "default":
         return DEFAULT_MODEL
     if spec.isidentifier() and (shipped := DEFAULT_MODEL.with_name(f"ranker_model_{spec}.json")).is_file():
