@@ -8,8 +8,10 @@
 ``topics/tac2013-dev.xml`` over an index of both collections read with cp1252; topics outside the
 development rounds of ``scripts/dev_rounds.py`` are never run) and writes every English
 candidate sentence of every topic with its ranker features (``bolt.pipeline.ranker.FEATURES``).
-*fit* takes the feature files of both sets (rounds 1-8 eBay, 9-10 tac2013 A and B).
-*fit* labels the candidates with the careful judgments (``tests/data/careful/ebay-dev*.jsonl``;
+*fit* takes the feature files of both sets (rounds 1-8 eBay, 9-14 tac2013 A-F). With ``--alphas``
+it trains a reranker instead (round 14): main's score x (probability / best) ** alpha under main's own
+cuts (``simulate_blend``), alpha chosen in the folds with the stopping rule.
+*fit* labels the candidates with the careful judgments (``JUDGMENTS``: eBay and tac2013;
 label 1 = a careful reader found the bullet states a facet; candidates nobody judged are left out
 of training) and, for each round of ``topics/ebay-dev.groups.tsv`` (its header names the rounds),
 chooses the regularisation ``C`` and the stopping rule (``stop``, ``stop_rel``) by leave-one-round-

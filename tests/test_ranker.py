@@ -153,4 +153,9 @@ def test_a_shipped_model_is_named_and_a_path_is_still_a_path(tmp_path):
     m = load_model("forums")  # round 10b: trained on the ten dev rounds (eBay and tac2013)
     assert m.features == FEATURES and m.meta["trained_on_rounds"] == list(range(1, 11))
     assert model_path(str(tmp_path / "forums")) == tmp_path / "forums"
+    # round 14: rerankers trained on all 14 dev rounds; 'stopping' keeps main's order (alpha 0)
+    rerank, stopping = load_model("rerank"), load_model("stopping")
+    assert rerank.meta["trained_on_rounds"] == stopping.meta["trained_on_rounds"] == list(range(1, 15))
+    assert (rerank.alpha, rerank.stop, rerank.stop_rel) == (0.5, 0.0, 0.0)
+    assert (stopping.alpha, stopping.stop, stopping.stop_rel) == (0.0, 0.2, 0.3)
     assert model_path("nosuchmodel") == Path("nosuchmodel")
