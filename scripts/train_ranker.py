@@ -8,8 +8,10 @@
 ``topics/tac2013-dev.xml`` over an index of both collections read with cp1252; topics outside the
 development rounds of ``scripts/dev_rounds.py`` are never run) and writes every English
 candidate sentence of every topic with its ranker features (``bolt.pipeline.ranker.FEATURES``).
-*fit* takes the feature files of both sets (rounds 1-8 eBay, 9-10 tac2013 A and B).
-*fit* labels the candidates with the careful judgments (``tests/data/careful/ebay-dev*.jsonl``;
+*fit* takes the feature files of both sets (rounds 1-8 eBay, 9-14 tac2013 A-F). With ``--alphas``
+it trains a reranker instead (round 14): main's score x (probability / best) ** alpha under main's own
+cuts (``simulate_blend``), alpha chosen in the folds with the stopping rule.
+*fit* labels the candidates with the careful judgments (``JUDGMENTS``: eBay and tac2013;
 label 1 = a careful reader found the bullet states a facet; candidates nobody judged are left out
 of training) and, for each round of ``topics/ebay-dev.groups.tsv`` (its header names the rounds),
 chooses the regularisation ``C`` and the stopping rule (``stop``, ``stop_rel``) by leave-one-round-
@@ -38,14 +40,18 @@ sys.path.insert(0, str(REPO / "scripts"))
 from dev_rounds import is_dev, round_of  # noqa: E402 (one definition of the rounds)
 
 DEV_TOPICS = REPO / "topics" / "ebay-dev.xml"
-TOPIC_FILES = (DEV_TOPICS, REPO / "topics" / "tac2013-dev.xml")  # rounds 1-8 and 9-10 (dev_rounds.ROUND_STARTS)
+TOPIC_FILES = (DEV_TOPICS, REPO / "topics" / "tac2013-dev.xml")  # rounds 1-8 and 9-14 (dev_rounds.ROUND_STARTS)
 JUDGMENTS = (REPO / "tests" / "data" / "careful" / "ebay-dev.judgments.jsonl",
              REPO / "tests" / "data" / "careful" / "ebay-dev.round2.judgments.jsonl",
+             REPO / "tests" / "data" / "careful" / "ebay-dev.round12.judgments.jsonl",
              REPO / "tests" / "data" / "careful" / "tac2013-dev.judgments.jsonl")
 C_GRID = (0.03, 0.1, 0.3, 1.0)
 STOP_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 STOP_REL_GRID = (0.0, 0.3, 0.5, 0.7)
 MAX_BULLETS, MAX_PER_POST = 10, 2
+# main's own English cuts (bolt.pipeline.config.SystemConfig defaults), for the reranker's simulation
+ABS_FLOOR, REL_THRESHOLD, FOCUS_REL_THRESHOLD = 0.2, 0.7, 0.5
+ALPHAS: tuple[float, ...] = ()  # fit --alphas: empty = the probability replaces main's score (rounds 10, 10b)
 
 
 def collect(index: Path, out: Path, topics_path: Path = DEV_TOPICS) -> None:
@@ -109,9 +115,38 @@ def simulate(cands: list[dict], probs: list[float], stop: float, stop_rel: float
         return []
     best = probs[order[0]]
     cut = min(best, max(stop, stop_rel * best))
+    return _pick(cands, [i for i in order if probs[i] >= cut])
+
+
+def simulate_blend(cands: list[dict], probs: list[float], alpha: float, stop: float, stop_rel: float) -> list[int]:
+    """The reranker's selection, simulated (round 14): main's score x (probability / best) ** alpha
+    (``ranker.blend``; 0 below the stopping cut), then main's own cuts on it: at least ``ABS_FLOOR``
+    and ``REL_THRESHOLD`` x the best, or ``FOCUS_REL_THRESHOLD`` x the best in the most relevant
+    thread; then as :func:`simulate`."""
+    from bolt.pipeline.ranker import FEATURES, blend
+
+    if not cands:
+        return []
+    best_p = max(probs)
+    cut = max(1e-9, min(best_p, max(stop, stop_rel * best_p)))
+    si, fi = FEATURES.index("score"), FEATURES.index("focus_top")
+    # the blend never raises a score, so a sentence below the floor stays below it (exact, and fast)
+    idx = [i for i, c in enumerate(cands) if c["x"][si] >= ABS_FLOOR]
+    if not idx:
+        return []
+    scores = dict(zip(idx, blend([cands[i]["x"][si] for i in idx], [probs[i] for i in idx], alpha, cut, best_p)))
+    top = max(scores.values())
+    order = sorted(idx, key=lambda i: -scores[i])
+    keep = [i for i in order if scores[i] > 0 and scores[i] >= max(
+        ABS_FLOOR, (FOCUS_REL_THRESHOLD if cands[i]["x"][fi] >= 1 else REL_THRESHOLD) * top)]
+    return _pick(cands, keep)
+
+
+def _pick(cands: list[dict], order: list[int]) -> list[int]:
+    """Best first from ``order``: no near-repeat (word Jaccard >= 0.5), two per post, ten."""
     chosen, bags, per_post = [], [], {}
     for i in order:
-        if probs[i] < cut or len(chosen) >= MAX_BULLETS:
+        if len(chosen) >= MAX_BULLETS:
             break
         c = cands[i]
         key = (c["thread"], c["post"])
@@ -164,15 +199,36 @@ def fit(rows, y, C: float):
     return mean, scale, lr.coef_[0], float(lr.intercept_[0])
 
 
-def model_of(mean, scale, coef, intercept, stop, stop_rel, meta):
+def model_of(mean, scale, coef, intercept, stop, stop_rel, meta, alpha=None):
     from bolt.pipeline.ranker import FEATURES, RankerModel
 
     return RankerModel(FEATURES, tuple(map(float, mean)), tuple(map(float, scale)), tuple(map(float, coef)),
-                       float(intercept), float(stop), float(stop_rel), meta)
+                       float(intercept), float(stop), float(stop_rel), meta, None if alpha is None else float(alpha))
 
 
-def choose(by_topic: dict, rounds: list[int], facets: dict, avg: float) -> tuple[float, float, float, float]:
-    """(C, stop, stop_rel, inner proxy F) chosen by leave-one-round-out over ``rounds`` only."""
+def _probs(model, rows) -> list[float]:
+    """The model's probabilities for many rows at once (numpy; the same numbers as
+    ``RankerModel.probabilities``)."""
+    import numpy as np
+
+    X = (np.asarray(rows, dtype=float) - np.asarray(model.mean)) / np.asarray(model.scale)
+    z = np.clip(model.intercept + X @ np.asarray(model.coef), -50.0, 50.0)
+    return list(1.0 / (1.0 + np.exp(-z)))
+
+
+def _settings() -> list[tuple[float | None, float, float]]:
+    """(alpha, stop, stop_rel) to choose from: alpha None (replace) unless ``ALPHAS`` is given."""
+    return [(a, st, rel) for a in (ALPHAS or (None,)) for st, rel in product(STOP_GRID, STOP_REL_GRID)]
+
+
+def _select(cs: list[dict], probs: list[float], setting: tuple[float | None, float, float]) -> list[int]:
+    alpha, stop, rel = setting
+    return simulate(cs, probs, stop, rel) if alpha is None else simulate_blend(cs, probs, alpha, stop, rel)
+
+
+def choose(by_topic: dict, rounds: list[int], facets: dict, avg: float) -> tuple[float, tuple, float]:
+    """(C, (alpha, stop, stop_rel), inner proxy F) chosen by leave-one-round-out over ``rounds`` only;
+    ties go to the smaller alpha and the looser stopping rule (the setting nearest main)."""
     results = {}
     for C in C_GRID:
         per_setting: dict[tuple, list[float]] = {}
@@ -184,14 +240,14 @@ def choose(by_topic: dict, rounds: list[int], facets: dict, avg: float) -> tuple
             for t, cs in by_topic.items():
                 if round_of(t) != held:
                     continue
-                probs = model.probabilities([c["x"] for c in cs])
-                for stop, rel in product(STOP_GRID, STOP_REL_GRID):
-                    per_setting.setdefault((stop, rel), []).append(
-                        proxy_f(cs, simulate(cs, probs, stop, rel), facets[t], avg))
-        for (stop, rel), fs in per_setting.items():
-            results[(C, stop, rel)] = sum(fs) / len(fs)
-    (C, stop, rel), f = max(results.items(), key=lambda kv: (kv[1], -kv[0][1], -kv[0][2]))
-    return C, stop, rel, f
+                probs = _probs(model, [c["x"] for c in cs])
+                for setting in _settings():
+                    per_setting.setdefault(setting, []).append(proxy_f(cs, _select(cs, probs, setting), facets[t], avg))
+        for setting, fs in per_setting.items():
+            results[(C, setting)] = sum(fs) / len(fs)
+    (C, setting), f = max(results.items(),
+                          key=lambda kv: (round(kv[1], 6), -(kv[0][1][0] or 0), -kv[0][1][1], -kv[0][1][2]))
+    return C, setting, f
 
 
 def fit_all(features: list[Path], out_dir: Path, final: Path | None) -> dict:
@@ -214,22 +270,26 @@ def fit_all(features: list[Path], out_dir: Path, final: Path | None) -> dict:
     report["candidates"] = {"all": sum(map(len, by_topic.values())), "judged": judged, "stating_a_facet": positive}
     for held in all_rounds + [0]:  # 0: the final model, chosen over all rounds
         rounds = [r for r in all_rounds if r != held]
-        C, stop, rel, inner = choose(by_topic, rounds, facets, avg)
+        C, setting, inner = choose(by_topic, rounds, facets, avg)
+        alpha, stop, rel = setting
         train = [c for t, cs in by_topic.items() if round_of(t) in rounds for c in cs if c["label"] is not None]
         mean, scale, coef, b = fit([c["x"] for c in train], [int(bool(c["label"][0])) for c in train], C)
         meta = {"trained_on_rounds": rounds, "C": C, "inner_proxy_F_GD": round(inner, 4),
-                "training_candidates": len(train), "script": "scripts/train_ranker.py"}
-        model = model_of(mean, scale, coef, b, stop, rel, meta)
+                "training_candidates": len(train), "unjudged": UNJUDGED, "script": "scripts/train_ranker.py"}
+        model = model_of(mean, scale, coef, b, stop, rel, meta, alpha)
         target = (final if held == 0 and final else out_dir / ("final.json" if held == 0 else f"fold-{held}.json"))
         target.write_text(model.to_json(), encoding="utf-8")
-        entry = {"C": C, "stop": stop, "stop_rel": rel, "inner_proxy_F_GD": round(inner, 4), "model": str(target)}
+        entry = {"C": C, "alpha": alpha, "stop": stop, "stop_rel": rel, "inner_proxy_F_GD": round(inner, 4),
+                 "model": str(target)}
         if held:
             cs_all = {t: cs for t, cs in by_topic.items() if round_of(t) == held}
             fs, base = [], []
             for t, cs in cs_all.items():
-                probs = model.probabilities([c["x"] for c in cs])
-                fs.append(proxy_f(cs, simulate(cs, probs, stop, rel), facets[t], avg))
+                probs = _probs(model, [c["x"] for c in cs])
+                fs.append(proxy_f(cs, _select(cs, probs, setting), facets[t], avg))
+                base.append(proxy_f(cs, _select(cs, probs, (0.0, 0.0, 0.0)), facets[t], avg))
             entry["held_out_proxy_F_GD"] = round(sum(fs) / len(fs), 4)
+            entry["held_out_proxy_F_GD_main"] = round(sum(base) / len(base), 4)
         report["folds"]["final" if held == 0 else str(held)] = entry
         print(json.dumps({held: entry}), file=sys.stderr)
     return report
@@ -246,14 +306,22 @@ def main() -> int:
     f.add_argument("features", type=Path, nargs="+")
     f.add_argument("--unjudged", choices=["irrelevant", "skip"], default="irrelevant",
                    help="what the proxy counts a chosen bullet nobody judged as")
+    f.add_argument("--alphas", help="comma-separated alphas: train a reranker (main's score x (p / best) ** alpha, "
+                                    "main's cuts) and choose alpha in the folds; default: the probability replaces the score")
+    f.add_argument("--stops", help="comma-separated stop values to choose from (default 0,0.1,...,0.5)")
+    f.add_argument("--stop-rels", help="comma-separated stop_rel values to choose from (default 0,0.3,0.5,0.7)")
     f.add_argument("--out-dir", type=Path, required=True)
     f.add_argument("--final", type=Path, help="write the model trained on every round here")
     a = p.parse_args()
     if a.cmd == "collect":
         collect(a.index, a.out, a.topics)
     else:
-        global UNJUDGED
+        global UNJUDGED, ALPHAS, STOP_GRID, STOP_REL_GRID
         UNJUDGED = a.unjudged
+        floats = lambda v: tuple(float(x) for x in v.split(","))  # noqa: E731
+        ALPHAS = floats(a.alphas) if a.alphas else ()
+        STOP_GRID = floats(a.stops) if a.stops else STOP_GRID
+        STOP_REL_GRID = floats(a.stop_rels) if a.stop_rels else STOP_REL_GRID
         print(json.dumps(fit_all(a.features, a.out_dir, a.final), indent=1))
     return 0
 

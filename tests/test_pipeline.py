@@ -664,6 +664,34 @@ def test_learned_ranker_replaces_english_scores_and_its_stopping_rule_cuts(searc
     assert distill(searcher, "main", QUERY, ranker=None) == distill(searcher, "main", QUERY)
 
 
+def test_the_ranker_as_a_reranker_keeps_mains_cuts(searcher, tmp_path):
+    """Round 14: with ``ranker_alpha`` 0 and no stopping cut the reranker gives main's bullets back;
+    with the number model's stop 0.5 only English sentences that state a number stay; with
+    ``ranker_reorder`` main's English bullets stay the same many (the same texts here) and those
+    stating a number come first."""
+    import json
+    import re
+
+    from bolt.pipeline.ranker import FEATURES
+
+    coef = [5.0 if f == "number" else 0.0 for f in FEATURES]
+    model = tmp_path / "number.json"
+    model.write_text(json.dumps({"features": list(FEATURES), "mean": [0.0] * len(FEATURES),
+                                 "scale": [1.0] * len(FEATURES), "coef": coef, "intercept": -2.5,
+                                 "stop": 0.5, "stop_rel": 0.0}))
+    main = [b for b in distill(searcher, "main", QUERY) if b.lang == "eng"]
+    same = distill(searcher, "main", QUERY, ranker=str(model), ranker_alpha=0.0, ranker_stop=0.0, ranker_stop_rel=0.0)
+    assert [b for b in same if b.lang == "eng"] == main
+    cut = [b for b in distill(searcher, "main", QUERY, ranker=str(model), ranker_alpha=0.0) if b.lang == "eng"]
+    assert cut and all(re.search(r"\d", b.text) for b in cut) and len(cut) <= len(main)
+    reo = [b for b in distill(searcher, "main", QUERY, ranker=str(model), ranker_reorder=True) if b.lang == "eng"]
+    assert sorted(b.text for b in reo) == sorted(b.text for b in main)
+    has = [bool(re.search(r"\d", b.text)) for b in reo]
+    assert has == sorted(has, reverse=True)
+    # the best English score stays main's best (every cut is relative to it)
+    assert max(b.score for b in reo) == pytest.approx(max(b.score for b in main))
+
+
 def test_report_and_cue_weights_lower_the_report_and_the_writer_s_plans(searcher):
     """Round 11's options: the opening post of a thread that does not ask weighs ``report_weight``;
     a sentence of the writer's plans (or meta-argument, or addressed to a member) has its

@@ -92,6 +92,46 @@ def test_probabilities_are_the_logistic_of_the_standardised_sum():
     assert m.probabilities([(2.0, 3.0)]) == [pytest.approx(1 / (1 + math.exp(-0.25)))]
 
 
+def test_blend_reweighs_main_scores_by_the_relative_probability_and_cuts():
+    from bolt.pipeline.ranker import blend
+
+    scores, probs = [0.8, 0.6, 0.5], [0.2, 0.8, 0.4]
+    # best probability 0.8: factors (1/4) ** 1, 1, (1/2) ** 1 -> 0.2, 0.6, 0.25
+    assert blend(scores, probs, 1.0) == [pytest.approx(0.2), pytest.approx(0.6), pytest.approx(0.25)]
+    # alpha 0.5: 0.8 x 0.5, 0.6, 0.5 x 0.7071 = 0.35355
+    assert blend(scores, probs, 0.5) == [pytest.approx(0.4), pytest.approx(0.6), pytest.approx(0.353553, abs=1e-6)]
+    # alpha 0 and no cut: main's scores; a cut of 0.3 zeroes the 0.2 one
+    assert blend(scores, probs, 0.0) == scores
+    assert blend(scores, probs, 0.0, cut=0.3) == [0.0, 0.6, 0.5]
+
+
+def test_reorder_spreads_the_passing_sentences_between_the_cut_and_the_best_by_probability():
+    from bolt.pipeline.ranker import reorder
+
+    # top 0.9, cut 0.63: probabilities 0.2, 0.8, 0.4 -> 0.63 + 0.27 x (1/4, 1, 1/2)
+    assert reorder(0.9, 0.63, [0.2, 0.8, 0.4]) == [pytest.approx(0.6975), pytest.approx(0.9), pytest.approx(0.765)]
+    assert reorder(0.9, 0.63, [0.0, 0.0]) == [0.9, 0.9]
+    assert reorder(0.9, 0.63, []) == []
+
+
+def test_the_stopping_cut_is_at_most_the_best_probability():
+    m = RankerModel(("a",), (0.0,), (1.0,), (1.0,), 0.0, stop=0.3, stop_rel=0.5)
+    assert m.cut([0.9, 0.2]) == pytest.approx(0.45)  # max(0.3, 0.5 x 0.9)
+    assert m.cut([0.2, 0.1]) == pytest.approx(0.2)  # max(0.3, 0.1) = 0.3 > best: the best passes
+    assert m.cut([0.9], stop=0.0, stop_rel=0.0) == pytest.approx(1e-9)
+
+
+def test_a_reranker_model_keeps_alpha_through_json(tmp_path):
+    m = RankerModel(FEATURES, (0.0,) * len(FEATURES), (1.0,) * len(FEATURES), (0.0,) * len(FEATURES), 0.0,
+                    0.1, 0.0, {"C": 1}, alpha=2.0)
+    p = tmp_path / "r.json"
+    p.write_text(m.to_json())
+    assert load_model(str(p)).alpha == 2.0
+    q = tmp_path / "old.json"  # models are read once per path
+    q.write_text(RankerModel(FEATURES, m.mean, m.scale, m.coef, 0.0).to_json())
+    assert load_model(str(q)).alpha is None  # rounds 10 and 10b: the probability replaces the score
+
+
 def test_the_shipped_model_loads_and_a_bad_file_is_a_clear_error(tmp_path):
     from indexing.errors import ToolkitError
 
@@ -113,4 +153,9 @@ def test_a_shipped_model_is_named_and_a_path_is_still_a_path(tmp_path):
     m = load_model("forums")  # round 10b: trained on the ten dev rounds (eBay and tac2013)
     assert m.features == FEATURES and m.meta["trained_on_rounds"] == list(range(1, 11))
     assert model_path(str(tmp_path / "forums")) == tmp_path / "forums"
+    # round 14: rerankers trained on all 14 dev rounds; 'stopping' keeps main's order (alpha 0)
+    rerank, stopping = load_model("rerank"), load_model("stopping")
+    assert rerank.meta["trained_on_rounds"] == stopping.meta["trained_on_rounds"] == list(range(1, 15))
+    assert (rerank.alpha, rerank.stop, rerank.stop_rel) == (0.5, 0.0, 0.0)
+    assert (stopping.alpha, stopping.stop, stopping.stop_rel) == (0.0, 0.2, 0.3)
     assert model_path("nosuchmodel") == Path("nosuchmodel")

@@ -26,6 +26,10 @@ rounds = _script("dev_rounds")
 def test_round_of_follows_the_rounds_first_topics():
     assert [rounds.round_of(t) for t in ("2.001", "2.009", "2.010", "2.023", "2.024", "2.047", "2.048", "2.051")] \
         == [1, 1, 2, 3, 4, 7, 8, 8]
+    # tac2013 rounds A-F are rounds 9-14; nothing after 3.050 is development data
+    assert [rounds.round_of(t) for t in ("3.001", "3.014", "3.015", "3.022", "3.023", "3.033", "3.050")] \
+        == [9, 10, 11, 11, 12, 13, 14]
+    assert rounds.is_dev("3.050") and not rounds.is_dev("3.051")
 
 
 def _c(text, post="p1", label=None, words=None):
@@ -52,3 +56,23 @@ def test_proxy_f_counts_new_facets_and_wasted_words():
     # avg nugget 5.5 -> e = 2; P = 2 / 4, R = 2 / 4, F = 0.5
     assert train.proxy_f(cands, [0, 1, 2, 3], 4, 5.5) == pytest.approx(0.5)
     assert train.proxy_f(cands, [3], 4, 5.5) == 0.0
+
+
+def _x(score, focus_top=0.0):
+    from bolt.pipeline.ranker import FEATURES
+
+    x = [0.0] * len(FEATURES)
+    x[FEATURES.index("score")], x[FEATURES.index("focus_top")] = score, focus_top
+    return x
+
+
+def test_simulate_blend_keeps_mains_cuts_on_the_reweighed_scores():
+    cands = [dict(_c("alpha beta gamma", "p1"), x=_x(0.9)), dict(_c("delta epsilon zeta", "p2"), x=_x(0.7)),
+             dict(_c("eta theta iota", "p3"), x=_x(0.5, focus_top=1.0)), dict(_c("kappa lambda mu", "p4"), x=_x(0.4))]
+    probs = [0.5, 1.0, 1.0, 1.0]
+    # alpha 0: main's scores 0.9, 0.7, 0.5, 0.4; cut 0.7 x 0.9 = 0.63, the answering thread's 0.45
+    assert train.simulate_blend(cands, probs, 0.0, 0.0, 0.0) == [0, 1, 2]
+    # alpha 1: 0.45, 0.7, 0.5, 0.4; best 0.7: cut 0.49, answering thread 0.35 -> 1, 2 (0.5), 0 (0.45 < 0.49)
+    assert train.simulate_blend(cands, probs, 1.0, 0.0, 0.0) == [1, 2]
+    # stop 0.6: the first (p 0.5) is gone before main's cuts
+    assert train.simulate_blend(cands, probs, 0.0, 0.6, 0.0) == [1, 2]

@@ -108,7 +108,13 @@ class SystemConfig:
     probability that a sentence states a facet replaces the score of English sentences; English
     clusters are kept while that probability is >= the model's ``stop`` and >= its ``stop_rel`` x
     the best (the stopping rule; ``ranker_stop`` / ``ranker_stop_rel`` override them), at least
-    one; the other cuts apply to the other languages as before.
+    one; the other cuts apply to the other languages as before. With ``ranker_alpha`` (or a model
+    that carries ``alpha``: ``"rerank"`` and ``"stopping"`` (alpha 0: main's order, the learned
+    stopping rule), round 14) the ranker reranks instead: main's English score is multiplied by
+    (probability / the topic's best) ** alpha, sentences below the stopping cut get 0, and main's own
+    cuts and clusters stay. With ``ranker_reorder`` the English sentences that pass main's cuts keep
+    passing and the ranker only sets their order (``ranker.reorder``): main's bullet count, the
+    ranker's choice.
     """
 
     name: str = "main"
@@ -175,6 +181,8 @@ class SystemConfig:
     ranker: str | None = None
     ranker_stop: float | None = None
     ranker_stop_rel: float | None = None
+    ranker_alpha: float | None = None
+    ranker_reorder: bool = False
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
@@ -193,6 +201,8 @@ class SystemConfig:
             v = getattr(self, f)
             if v is not None and not 0.0 <= v <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1] or None, got {v}")
+        if self.ranker_alpha is not None and not 0.0 <= self.ranker_alpha <= 10.0:
+            raise ValueError(f"ranker_alpha must be in [0, 10] or None, got {self.ranker_alpha}")
         if not 1 <= self.arz_clause_min <= self.arz_clause_max:
             raise ValueError(f"need 1 <= arz_clause_min <= arz_clause_max, got {self.arz_clause_min}, {self.arz_clause_max}")
         if not 0.0 <= self.position_decay <= 10.0:

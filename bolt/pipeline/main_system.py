@@ -74,7 +74,7 @@ class MainSystem:
         probability that the sentence states a facet, and return the English cut of its stopping
         rule (at most the best probability, so at least one English bullet). Without: None (the
         features are only collected)."""
-        from bolt.pipeline.ranker import SentenceEvidence, feature_rows, load_model
+        from bolt.pipeline.ranker import SentenceEvidence, blend, feature_rows, load_model, reorder
 
         d, cfg = self.d, self.d.config
         eng = [i for i, s in enumerate(sents) if s.lang == "eng"]
@@ -104,12 +104,22 @@ class MainSystem:
             return None
         model = load_model(cfg.ranker)
         probs = model.probabilities(rows)
+        cut = model.cut(probs, cfg.ranker_stop, cfg.ranker_stop_rel)
+        if cfg.ranker_reorder:  # main picks which sentences pass its cuts, the ranker their order (round 14)
+            top = max(scores[i] for i in eng)
+            passes = [k for k, i in enumerate(eng) if scores[i] >= max(cfg.abs_floor, cfg.rel_threshold * top) or (
+                focus.get(sents[i].thread, 0.0) >= 1.0 and scores[i] >= max(cfg.abs_floor, cfg.focus_rel_threshold * top))]
+            for k, s in zip(passes, reorder(top, max(cfg.abs_floor, cfg.rel_threshold * top), [probs[k] for k in passes])):
+                scores[eng[k]] = s
+            return None
+        alpha = model.alpha if cfg.ranker_alpha is None else cfg.ranker_alpha
+        if alpha is not None:  # a reranker: main's score reweighed, main's own cuts (round 14)
+            for i, s in zip(eng, blend([scores[i] for i in eng], probs, alpha, cut)):
+                scores[i] = s
+            return None
         for i, p in zip(eng, probs):
             scores[i] = p
-        best = max(probs)
-        stop = model.stop if cfg.ranker_stop is None else cfg.ranker_stop
-        ratio = model.stop_rel if cfg.ranker_stop_rel is None else cfg.ranker_stop_rel
-        return max(1e-9, min(best, max(stop, ratio * best)))
+        return cut
 
     # -- thread-level evidence ---------------------------------------------------------------
     def thread_text(self, thread_id: str, lang: str) -> str:

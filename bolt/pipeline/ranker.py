@@ -149,6 +149,9 @@ class RankerModel:
     stop: float = 0.0
     stop_rel: float = 0.0
     meta: dict | None = None
+    #: None: the probability replaces main's English score (rounds 10, 10b); a number: main's score
+    #: is multiplied by (probability / the topic's best) ** alpha and main's own cuts stay (round 14)
+    alpha: float | None = None
 
     def probabilities(self, rows: Sequence[Sequence[float]]) -> list[float]:
         out = []
@@ -157,15 +160,48 @@ class RankerModel:
             out.append(1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z)))))
         return out
 
+    def cut(self, probs: Sequence[float], stop: float | None = None, stop_rel: float | None = None) -> float:
+        """The stopping rule's cut for one topic's probabilities: >= ``stop`` and >= ``stop_rel`` x the
+        best (the model's unless given), at most the best, so at least one sentence passes."""
+        best = max(probs, default=0.0)
+        stop = self.stop if stop is None else stop
+        ratio = self.stop_rel if stop_rel is None else stop_rel
+        return max(1e-9, min(best, max(stop, ratio * best)))
+
     def to_json(self) -> str:
         return json.dumps({"features": list(self.features), "mean": list(self.mean), "scale": list(self.scale),
                            "coef": list(self.coef), "intercept": self.intercept, "stop": self.stop,
-                           "stop_rel": self.stop_rel, "meta": self.meta or {}}, indent=1) + "\n"
+                           "stop_rel": self.stop_rel, "meta": self.meta or {},
+                           **({} if self.alpha is None else {"alpha": self.alpha})}, indent=1) + "\n"
+
+
+def blend(scores: Sequence[float], probs: Sequence[float], alpha: float, cut: float = 0.0,
+          best: float | None = None) -> list[float]:
+    """Round 14's reranking: each score times (probability / the best probability) ** ``alpha``, and
+    0 for a sentence whose probability is below ``cut`` (the stopping rule; 0: none). ``alpha`` 0
+    and ``cut`` 0 give the scores back; the sentence of the best probability keeps its score.
+    ``best``: the topic's best probability when ``probs`` are only some of its sentences."""
+    best = max(probs, default=0.0) if best is None else best
+    if best <= 0:
+        return list(scores)
+    return [0.0 if p < cut else s * (p / best) ** alpha for s, p in zip(scores, probs)]
+
+
+def reorder(top: float, low: float, probs: Sequence[float]) -> list[float]:
+    """Round 14's count-keeping reranking: the sentences that passed main's cuts (best score ``top``,
+    the strictest cut ``low``) get new scores from ``low`` (probability 0) up to ``top`` (the best
+    probability among them), in the order of their probabilities, so they all still pass, the best
+    score and so every cut stay, and the bullets main would write are the same many."""
+    best = max(probs, default=0.0)
+    if best <= 0:
+        return [top] * len(probs)
+    return [low + (top - low) * p / best for p in probs]
 
 
 def model_path(spec: str) -> Path:
     """``"default"`` (round 10's model, eBay only), the name of another model shipped in the package
-    (``"forums"``: ``ranker_model_forums.json``, round 10b, eBay and seven other boards), or a path."""
+    (``"forums"``: ``ranker_model_forums.json``, round 10b, eBay and seven other boards; round 14's
+    rerankers ``"rerank"`` and ``"stopping"``, eBay and tac2013 rounds A-F), or a path."""
     if spec == "default":
         return DEFAULT_MODEL
     if spec.isidentifier() and (shipped := DEFAULT_MODEL.with_name(f"ranker_model_{spec}.json")).is_file():
@@ -194,4 +230,4 @@ def _parse(d: Mapping[str, Any]) -> RankerModel:
                          "train it again with scripts/train_ranker.py")
     return RankerModel(tuple(d["features"]), tuple(d["mean"]), tuple(d["scale"]), tuple(d["coef"]),
                        float(d["intercept"]), float(d.get("stop", 0.0)), float(d.get("stop_rel", 0.0)),
-                       d.get("meta"))
+                       d.get("meta"), None if d.get("alpha") is None else float(d["alpha"]))
