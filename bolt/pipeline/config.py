@@ -156,6 +156,7 @@ class SystemConfig:
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
+    translit: bool = False
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.25  # round 12 (docs/system.md): was 0.5
