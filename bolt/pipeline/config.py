@@ -157,6 +157,7 @@ class SystemConfig:
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
     translit: bool = False
+    cmn_latin_weight: int = 1
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.25  # round 12 (docs/system.md): was 0.5
@@ -194,6 +195,8 @@ class SystemConfig:
             v = getattr(self, f)
             if v is not None and not 0.0 <= v <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1] or None, got {v}")
+        if not 1 <= self.cmn_latin_weight <= 10:
+            raise ValueError(f"cmn_latin_weight must be in [1, 10], got {self.cmn_latin_weight}")
         if not 1 <= self.arz_clause_min <= self.arz_clause_max:
             raise ValueError(f"need 1 <= arz_clause_min <= arz_clause_max, got {self.arz_clause_min}, {self.arz_clause_max}")
         if not 0.0 <= self.position_decay <= 10.0:

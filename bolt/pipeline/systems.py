@@ -108,7 +108,8 @@ class Distiller:
     # -- shared stages -------------------------------------------------------------------------
     def plan(self, query: str) -> QueryPlan:
         with self.stage("translate"):
-            return plan_query(query, self.langs, translate=self.config.translate, names=self.name_guessers())
+            return plan_query(query, self.langs, translate=self.config.translate, names=self.name_guessers(),
+                              cmn_latin_weight=self.config.cmn_latin_weight)
 
     def name_guessers(self) -> dict:
         """With ``translit``: per language, the guesser of a collection word for an untranslated

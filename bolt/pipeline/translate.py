@@ -63,12 +63,14 @@ def _content_words(query: str) -> list[str]:
 
 
 def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), translate: bool = True,
-               names: Mapping[str, Callable[[str], tuple[str, ...]]] | None = None) -> QueryPlan:
+               names: Mapping[str, Callable[[str], tuple[str, ...]]] | None = None,
+               cmn_latin_weight: int = 1) -> QueryPlan:
     """Concepts and per-language query strings; without ``translate`` every language gets the English query.
 
     ``names``: per language, a guesser of the collection's words for a word the lexicon does not
     know (``bolt.pipeline.transliterate.ArabicNames.forms``); its forms join the concept, marked as
-    guessed, and the Latin spelling is still sent.
+    guessed, and the Latin spelling is still sent. ``cmn_latin_weight``: how many times the Chinese
+    query sends a Latin-script word of the query (a name, ticker or acronym: ``TSMC``, ``QQQ``).
     """
     words = _content_words(query)
     concepts = []
@@ -97,7 +99,9 @@ def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), trans
             parts.extend(one_per_script(c.forms_in(lang)) if lang == "cmn" else c.forms_in(lang))
             if c.word.isdigit() or is_name_like(c.word) or (
                     (not c.forms_in(lang) or lang in c.guessed) and c.word[:1].isupper()):
-                parts.append(c.word)  # names, models and numbers are often kept in Latin script
+                # names, models and numbers are often kept in Latin script
+                latin = lang == "cmn" and c.word.isascii() and c.word[:1].isalpha()
+                parts.extend([c.word] * (cmn_latin_weight if latin else 1))
             if lang == "cmn" and c.word.isdigit():
                 parts.extend(_chinese_number(c.word))
         queries.append((lang, " ".join(parts)))
