@@ -66,6 +66,11 @@ class SystemConfig:
     same sentence (at most ``max_words`` words; 0: off; 1 by docs/system.md "Two-clause window"):
     a clause of a run-on comment often ends before the word that makes it an answer
     (``bolt.pipeline.candidates.clause_window``).
+    With ``translit`` (on by docs/system.md "Names across scripts") an English name the Arabic
+    lexicon lacks is looked for among the index's own Arabic words by consonant skeleton
+    (``bolt.pipeline.transliterate``; Harrods -> هارودز) and joins the Arabic query and concept;
+    ``cmn_latin_weight`` (1: off) is how many times the Chinese query sends a Latin-script word of
+    the query (TSMC, QQQ).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
     its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the
@@ -156,7 +161,7 @@ class SystemConfig:
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
-    translit: bool = False
+    translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
     informative: bool = True
     drop_signatures: bool = True
