@@ -121,3 +121,10 @@ def test_cmn_latin_weight_out_of_range_is_refused():
 
     with pytest.raises(ValueError, match="cmn_latin_weight must be in"):
         parse_config("main(cmn_latin_weight=0)")
+
+
+def test_reference_systems_keep_the_lexicon_translation(searcher):
+    from bolt.pipeline import Distiller, SystemConfig
+
+    ref = Distiller(searcher, searcher.corpus, SystemConfig(name="bm25-sentences", cmn_latin_weight=3))
+    assert "هارودز" not in ref.plan(QUERY).query_for("arz")

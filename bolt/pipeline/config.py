@@ -66,7 +66,7 @@ class SystemConfig:
     same sentence (at most ``max_words`` words; 0: off; 1 by docs/system.md "Two-clause window"):
     a clause of a run-on comment often ends before the word that makes it an answer
     (``bolt.pipeline.candidates.clause_window``).
-    With ``translit`` (on by docs/system.md "Names across scripts") an English name the Arabic
+    With ``translit`` (``main`` only; on by docs/system.md "Names across scripts") an English name the Arabic
     lexicon lacks is looked for among the index's own Arabic words by consonant skeleton
     (``bolt.pipeline.transliterate``; Harrods -> هارودز) and joins the Arabic query and concept;
     ``cmn_latin_weight`` (1: off) is how many times the Chinese query sends a Latin-script word of

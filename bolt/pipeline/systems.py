@@ -108,8 +108,10 @@ class Distiller:
     # -- shared stages -------------------------------------------------------------------------
     def plan(self, query: str) -> QueryPlan:
         with self.stage("translate"):
-            return plan_query(query, self.langs, translate=self.config.translate, names=self.name_guessers(),
-                              cmn_latin_weight=self.config.cmn_latin_weight)
+            main = self.config.name == "main"  # the references keep the lexicons' translation alone
+            return plan_query(query, self.langs, translate=self.config.translate,
+                              names=self.name_guessers() if main else None,
+                              cmn_latin_weight=self.config.cmn_latin_weight if main else 1)
 
     def name_guessers(self) -> dict:
         """With ``translit``: per language, the guesser of a collection word for an untranslated
