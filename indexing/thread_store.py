@@ -118,6 +118,11 @@ class ThreadStore:
         row = self._db.execute("SELECT lang FROM threads WHERE id = ?", (thread_id,)).fetchone()
         return row[0] if row else None
 
+    def raw_texts(self, lang: str) -> Iterator[str]:
+        """The raw XML of every stored thread of ``lang`` (for vocabularies: ``indexing.vocabulary``)."""
+        for (raw,) in self._db.execute("SELECT raw FROM threads WHERE lang = ? ORDER BY rowid", (lang,)):
+            yield raw
+
     def ids(self) -> list[str]:
         """Every stored thread id, in the order they were added."""
         return [r[0] for r in self._db.execute("SELECT id FROM threads ORDER BY rowid")]

@@ -66,6 +66,11 @@ class SystemConfig:
     same sentence (at most ``max_words`` words; 0: off; 1 by docs/system.md "Two-clause window"):
     a clause of a run-on comment often ends before the word that makes it an answer
     (``bolt.pipeline.candidates.clause_window``).
+    With ``translit`` (``main`` only; on by docs/system.md "Names across scripts") an English name the Arabic
+    lexicon lacks is looked for among the index's own Arabic words by consonant skeleton
+    (``bolt.pipeline.transliterate``; Harrods -> هارودز) and joins the Arabic query and concept;
+    ``cmn_latin_weight`` (1: off) is how many times the Chinese query sends a Latin-script word of
+    the query (TSMC, QQQ).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
     its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the
@@ -162,6 +167,8 @@ class SystemConfig:
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
+    translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
+    cmn_latin_weight: int = 1
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.25  # round 12 (docs/system.md): was 0.5
@@ -203,6 +210,8 @@ class SystemConfig:
                 raise ValueError(f"{f} must be in [0, 1] or None, got {v}")
         if self.ranker_alpha is not None and not 0.0 <= self.ranker_alpha <= 10.0:
             raise ValueError(f"ranker_alpha must be in [0, 10] or None, got {self.ranker_alpha}")
+        if not 1 <= self.cmn_latin_weight <= 10:
+            raise ValueError(f"cmn_latin_weight must be in [1, 10], got {self.cmn_latin_weight}")
         if not 1 <= self.arz_clause_min <= self.arz_clause_max:
             raise ValueError(f"need 1 <= arz_clause_min <= arz_clause_max, got {self.arz_clause_min}, {self.arz_clause_max}")
         if not 0.0 <= self.position_decay <= 10.0:

@@ -55,6 +55,7 @@ class Distiller:
         self._thread_sents: dict[tuple[str, str], list[Sentence]] = {}
         self._thread_cache = thread_cache
         self._system = None
+        self._names: dict | None = None
         langs = tuple(getattr(searcher, "langs", None) or LANG_ORDER)
         self.langs = tuple(lg for lg in LANG_ORDER if lg in langs) + tuple(sorted(set(langs) - set(LANG_ORDER)))
 
@@ -107,7 +108,22 @@ class Distiller:
     # -- shared stages -------------------------------------------------------------------------
     def plan(self, query: str) -> QueryPlan:
         with self.stage("translate"):
-            return plan_query(query, self.langs, translate=self.config.translate)
+            main = self.config.name == "main"  # the references keep the lexicons' translation alone
+            return plan_query(query, self.langs, translate=self.config.translate,
+                              names=self.name_guessers() if main else None,
+                              cmn_latin_weight=self.config.cmn_latin_weight if main else 1)
+
+    def name_guessers(self) -> dict:
+        """With ``translit``: per language, the guesser of a collection word for an untranslated
+        name (Arabic: consonant skeletons over the index's Arabic vocabulary, built once)."""
+        if not (self.config.translit and self.config.translate and "arz" in self.langs):
+            return {}
+        if self._names is None:
+            from bolt.pipeline.transliterate import ArabicNames
+            from indexing.vocabulary import thread_frequencies
+
+            self._names = {"arz": ArabicNames(thread_frequencies(self.corpus, "arz")).forms}
+        return self._names
 
     def retrieve(self, plan: QueryPlan, units: str = "passage") -> list[CandidatePost]:
         with self.stage("retrieve"):

@@ -7,10 +7,12 @@ retrieval query, and to find which concepts a sentence of any language expresses
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Callable, Mapping
 
 from bolt.lexicon import lookup, stem
 from bolt.pipeline.anchors import int_to_chinese, is_name_like, numbers_in, query_anchors
 from bolt.pipeline.text import ENGLISH_STOPWORDS, WORD, arabic_terms
+from bolt.pipeline.transliterate import transliterable
 from indexing.script_fold import fold_chinese
 
 TARGET_LANGS = ("arz", "cmn")
@@ -23,6 +25,7 @@ class Concept:
     stem: str
     word: str
     forms: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (lang, words) pairs, sorted by lang
+    guessed: tuple[str, ...] = ()  # languages whose forms are guessed names (transliteration), not lexicon words
 
     def forms_in(self, lang: str) -> tuple[str, ...]:
         for lg, words in self.forms:
@@ -59,21 +62,33 @@ def _content_words(query: str) -> list[str]:
     return words
 
 
-def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), translate: bool = True) -> QueryPlan:
-    """Concepts and per-language query strings; without ``translate`` every language gets the English query."""
+def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), translate: bool = True,
+               names: Mapping[str, Callable[[str], tuple[str, ...]]] | None = None,
+               cmn_latin_weight: int = 1) -> QueryPlan:
+    """Concepts and per-language query strings; without ``translate`` every language gets the English query.
+
+    ``names``: per language, a guesser of the collection's words for a word the lexicon does not
+    know (``bolt.pipeline.transliterate.ArabicNames.forms``); its forms join the concept, marked as
+    guessed, and the Latin spelling is still sent. ``cmn_latin_weight``: how many times the Chinese
+    query sends a Latin-script word of the query (a name, ticker or acronym: ``TSMC``, ``QQQ``).
+    """
     words = _content_words(query)
     concepts = []
     stems = [stem(w.lower()) for w in words]
     for i, (w, s) in enumerate(zip(words, stems)):
-        forms = []
+        forms, guessed = [], []
         if translate:
             for lang in TARGET_LANGS:
                 found = list(lookup(lang, w))
                 if i + 1 < len(words):  # a two-word phrase ("human rights") adds its own translation
                     found += [f for f in lookup(lang, f"{w} {words[i + 1]}") if f not in found]
+                if not found and names and lang in names and _guessable(w):
+                    found = list(names[lang](w))
+                    if found:
+                        guessed.append(lang)
                 if found:
                     forms.append((lang, tuple(found)))
-        concepts.append(Concept(s, w, tuple(forms)))
+        concepts.append(Concept(s, w, tuple(forms), tuple(guessed)))
     queries = []
     for lang in langs:
         if lang == "eng" or not translate:
@@ -82,12 +97,24 @@ def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), trans
         parts: list[str] = []
         for c in concepts:
             parts.extend(one_per_script(c.forms_in(lang)) if lang == "cmn" else c.forms_in(lang))
-            if c.word.isdigit() or is_name_like(c.word) or (not c.forms_in(lang) and c.word[:1].isupper()):
-                parts.append(c.word)  # names, models and numbers are often kept in Latin script
+            if c.word.isdigit() or is_name_like(c.word) or (
+                    (not c.forms_in(lang) or lang in c.guessed) and c.word[:1].isupper()):
+                # names, models and numbers are often kept in Latin script
+                latin = lang == "cmn" and c.word.isascii() and c.word[:1].isalpha()
+                parts.extend([c.word] * (cmn_latin_weight if latin else 1))
             if lang == "cmn" and c.word.isdigit():
                 parts.extend(_chinese_number(c.word))
         queries.append((lang, " ".join(parts)))
     return QueryPlan(query, tuple(concepts), tuple(queries), query_anchors(query) if translate else ())
+
+
+def _guessable(word: str) -> bool:
+    """A word worth a transliteration guess: a name (capitalised inside the query, not an acronym),
+    or a word no lexicon knows in any language (``feseekh``); a lower-case English word the
+    Chinese lexicon knows (``paired``, ``gone``) is an English word, never a name."""
+    if not transliterable([word]):
+        return False
+    return word[:1].isupper() or not any(lookup(lang, word) for lang in TARGET_LANGS)
 
 
 def one_per_script(forms: tuple[str, ...]) -> list[str]:
