@@ -185,11 +185,11 @@ class SystemConfig:
     reported_outcomes: bool = False
     focus_rel_threshold: float = 0.5
     w_bm25: float = 0.0
-    ranker: str | None = None
+    ranker: str | None = "rerank"
     ranker_stop: float | None = None
     ranker_stop_rel: float | None = None
     ranker_alpha: float | None = None
-    ranker_reorder: bool = False
+    ranker_reorder: bool = True
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:

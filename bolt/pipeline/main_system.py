@@ -108,7 +108,8 @@ class MainSystem:
         if cfg.ranker_reorder:  # main picks which sentences pass its cuts, the ranker their order (round 14)
             top = max(scores[i] for i in eng)
             passes = [k for k, i in enumerate(eng) if scores[i] >= max(cfg.abs_floor, cfg.rel_threshold * top) or (
-                focus.get(sents[i].thread, 0.0) >= 1.0 and scores[i] >= max(cfg.abs_floor, cfg.focus_rel_threshold * top))]
+                cfg.focus_rel_threshold > 0 and focus.get(sents[i].thread, 0.0) >= 1.0
+                and scores[i] >= max(cfg.abs_floor, cfg.focus_rel_threshold * top))]  # 0: the focus cut is off
             for k, s in zip(passes, reorder(top, max(cfg.abs_floor, cfg.rel_threshold * top), [probs[k] for k in passes])):
                 scores[eng[k]] = s
             return None
