@@ -62,11 +62,12 @@ def thread_xml(tid: str, headline: str, posts: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_collection(folder: Path) -> Path:
-    """One file per language, threads concatenated without a root (the BOLT layout)."""
+def write_collection(folder: Path, threads: dict | None = None) -> Path:
+    """One file per language, threads concatenated without a root (the BOLT layout); ``threads``
+    (id -> (headline, posts), the language the id's second part) defaults to this module's."""
     folder.mkdir(parents=True, exist_ok=True)
     by_lang: dict[str, list[str]] = {}
-    for tid, (head, posts) in THREADS.items():
+    for tid, (head, posts) in (THREADS if threads is None else threads).items():
         by_lang.setdefault(tid.split("-")[1], []).append(thread_xml(tid, head, posts))
     for lang, docs in by_lang.items():
         (folder / f"{lang}.xml").write_text("".join(docs), encoding="utf-8")

@@ -9,7 +9,7 @@ import pytest
 
 from bolt.pipeline.transliterate import ArabicNames, agreement, arabic_shapes, english_shapes, strip_article
 from indexing.errors import ToolkitError
-from tests.test_pipeline import thread_xml
+from tests.test_pipeline import write_collection
 
 
 def test_english_skeleton_classes_and_vowel_gaps():
@@ -69,13 +69,7 @@ def searcher(tmp_path_factory):
     from indexing.search import build_index, open_index
 
     root = tmp_path_factory.mktemp("translit")
-    coll = root / "coll"
-    coll.mkdir()
-    by_lang: dict[str, list[str]] = {}
-    for tid, (head, posts) in THREADS.items():
-        by_lang.setdefault(tid.split("-")[1], []).append(thread_xml(tid, head, posts))
-    for lang, docs in by_lang.items():
-        (coll / f"{lang}.xml").write_text("".join(docs), encoding="utf-8")
+    coll = write_collection(root / "coll", THREADS)
     build_index([coll], root / "index", backend="lucene", progress=False)
     with open_index(root / "index") as s:
         yield s

