@@ -7,6 +7,7 @@ hand against the XML below.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,16 @@ def write_collection(folder: Path, threads: dict | None = None) -> Path:
     for lang, docs in by_lang.items():
         (folder / f"{lang}.xml").write_text("".join(docs), encoding="utf-8")
     return folder
+
+
+@contextmanager
+def open_thread_index(root: Path, threads: dict):
+    """A real Lucene index of ``threads`` (see :func:`write_collection`) built under ``root``, open."""
+    from indexing.search import build_index, open_index
+
+    build_index([write_collection(root / "coll", threads)], root / "index", backend="lucene", progress=False)
+    with open_index(root / "index") as s:
+        yield s
 
 
 def write_topics(path: Path) -> Path:

