@@ -167,6 +167,7 @@ class SystemConfig:
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
+    lang_anchor: bool = False  # docs/system.md "Round 15" (literal tokens pick the answer's language)
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
     informative: bool = True
