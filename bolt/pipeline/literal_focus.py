@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 
-_TOKEN = re.compile(r"(?<![A-Za-z0-9])([0-9]{3,}|[A-Z][A-Z0-9]{1,7})(?![A-Za-z0-9])")
+# a number that is part of an amount (200,000; $3,900; 1.5) is no identifier: no digit group, decimal
+# point or currency sign adjoins it; an acronym may take a plural s (ETFs)
+_TOKEN = re.compile(r"(?<![A-Za-z0-9$€£¥])(?<![0-9][,.])([0-9]{3,}(?![A-Za-z0-9]|[,.][0-9])|[A-Z][A-Z0-9]{1,7}(?=s?(?![A-Za-z0-9])))"
+                    r"(?![0-9]|[,.][0-9])")
 
 
 def literal_tokens(query: str) -> list[str]:
