@@ -69,7 +69,7 @@ def test_literal_anchor_on_a_real_index(searcher):
     from bolt.pipeline import Distiller, SystemConfig
     from bolt.pipeline.main_system import MainSystem
 
-    d = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=True))
+    d = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=1))
     plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
     assert "eng" in {p.lang for p in posts} and STOCK_ZH in {p.thread for p in posts}
     # 6415 is in the Chinese headline and in no English thread: Chinese, that thread alone
@@ -80,7 +80,7 @@ def test_literal_anchor_on_a_real_index(searcher):
 def test_lang_anchor_drops_the_english_bullets(searcher):
     from bolt.pipeline import Distiller, SystemConfig
 
-    on = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=True)).distill(QUERY)
+    on = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=1)).distill(QUERY)
     assert on and {b.sources[0][0].split("-")[1] for b in on} == {"cmn"}
     off = Distiller(searcher, searcher.corpus, SystemConfig()).distill(QUERY)
     assert "eng" in {b.sources[0][0].split("-")[1] for b in off}

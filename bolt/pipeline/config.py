@@ -167,7 +167,7 @@ class SystemConfig:
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
-    lang_anchor: bool = False  # docs/system.md "Round 15" (literal tokens pick the answer's language)
+    lang_anchor: int = 0  # docs/system.md "Round 15": 1 literal tokens pick the language, 2 and its threads
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
     informative: bool = True
@@ -197,7 +197,7 @@ class SystemConfig:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
-                  "max_per_post", "weak_bullets", "thread_top", "answer_bullets", "arz_clause_min", "arz_window"):
+                  "max_per_post", "weak_bullets", "thread_top", "lang_anchor", "answer_bullets", "arz_clause_min", "arz_window"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",

@@ -260,6 +260,9 @@ class MainSystem:
             posts = [p for p in posts if p.lang == "eng"] + d.retrieve(plan_without(first, "eng"))
         if off:
             posts = [p for p in posts if p.lang not in off]
+        if cfg.lang_anchor >= 2 and self._anchored:
+            # the threads that state the query's identifier are what the query names: the rest go
+            posts = [p for p in posts if p.thread in self._anchored]
         answer = max(top, key=lambda lg: (top[lg], lg)) if top else None
         return plan, posts, answer
 
