@@ -445,7 +445,8 @@ class MainSystem:
         per_post: dict[tuple[str, str], int] = {}
         for c in clusters:  # best first
             head = sents[c.head]
-            if head.lang != "eng" and not self.cross_language_evidence(plan, head, ev.matched[c.head],
+            if head.lang != "eng" and not (cfg.lang_anchor >= 3 and head.thread in self._anchored) \
+                    and not self.cross_language_evidence(plan, head, ev.matched[c.head],
                                                                         gate.get(head.thread, 0.0)):
                 continue
             if cfg.max_per_post and per_post.get((head.thread, head.post), 0) >= cfg.max_per_post:
