@@ -84,3 +84,22 @@ def test_lang_anchor_drops_the_english_bullets(searcher):
     assert on and {b.sources[0][0].split("-")[1] for b in on} == {"cmn"}
     off = Distiller(searcher, searcher.corpus, SystemConfig()).distill(QUERY)
     assert "eng" in {b.sources[0][0].split("-")[1] for b in off}
+
+
+def test_lang_anchor_3_lets_the_anchored_threads_replies_through_the_gate(searcher):
+    from bolt.pipeline import Distiller, SystemConfig
+
+    reply = "中國 客戶 砍單，毛利 下滑。"  # answers why without a word of the query
+    texts = {n: [b.text for b in Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=n)).distill(QUERY)]
+             for n in (1, 2, 3)}
+    assert reply not in texts[1] and reply not in texts[2]
+    assert reply in texts[3]
+    # 2 keeps only the thread that states 6415: nothing of the other Chinese thread
+    assert not any("怎麼辦" in t or "追高" in t for t in texts[2])
+
+
+def test_lang_anchor_must_not_be_negative():
+    from bolt.pipeline import SystemConfig
+
+    with pytest.raises(ValueError, match="lang_anchor"):
+        SystemConfig(lang_anchor=-1)

@@ -48,6 +48,12 @@ class SystemConfig:
     query to the thread's headline and opening post (blended like English thread relevance, with
     ``w_thread_semantic``), the ``thread_top`` best-retrieved are considered, and the first
     ``xl_threads`` that pass the test and give a sentence are used (the sentence pick is unchanged).
+    Literal anchor (``lang_anchor``, off: 0; docs/system.md "Round 15"): a query token that passes
+    unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
+    non-English language's retrieved threads and by no English one makes that language the focus
+    (1); 2 also keeps only its threads that hold the token; 3 also lets their sentences pass the
+    cross-language gate (replies answer without the query's words).
+
     Language focus (``lang_floor`` > 0, needs ``xl_encoder``): a language whose best thread (of
     its ``thread_top`` best-retrieved) has a multilingual-encoder cosine to the query below
     ``lang_floor`` and below ``lang_ratio`` x the best language's gives no candidates: when the
