@@ -82,7 +82,7 @@ def test_lang_anchor_drops_the_english_bullets(searcher):
 
     on = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=1)).distill(QUERY)
     assert on and {b.sources[0][0].split("-")[1] for b in on} == {"cmn"}
-    off = Distiller(searcher, searcher.corpus, SystemConfig()).distill(QUERY)
+    off = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=0)).distill(QUERY)
     assert "eng" in {b.sources[0][0].split("-")[1] for b in off}
 
 

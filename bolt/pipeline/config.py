@@ -48,7 +48,7 @@ class SystemConfig:
     query to the thread's headline and opening post (blended like English thread relevance, with
     ``w_thread_semantic``), the ``thread_top`` best-retrieved are considered, and the first
     ``xl_threads`` that pass the test and give a sentence are used (the sentence pick is unchanged).
-    Literal anchor (``lang_anchor``, off: 0; docs/system.md "Round 15"): a query token that passes
+    Literal anchor (``lang_anchor``, default 3, off: 0; docs/system.md "Round 15"): a query token that passes
     unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
     non-English language's retrieved threads and by no English one makes that language the focus
     (1); 2 also keeps only its threads that hold the token; 3 also lets their sentences pass the
@@ -173,7 +173,7 @@ class SystemConfig:
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
-    lang_anchor: int = 0  # docs/system.md "Round 15": 1 literal tokens pick the language, 2 and its threads
+    lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
     informative: bool = True
