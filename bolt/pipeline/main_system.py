@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from bolt.pipeline.literal_focus import anchored_language, literal_tokens
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence, clause_window
 from bolt.pipeline.forum import (content_positions, normalised, other_members, position_weight, role_weight, signatures,
@@ -255,6 +256,12 @@ class MainSystem:
         focused = set(cfg.focus_langs())
         top = self.language_cosines(query, posts) if cfg.lang_floor > 0 or focused else {}
         off = self.unfocused_languages(query, posts, top)
+        self._anchored = set()
+        if cfg.lang_anchor:
+            lang, self._anchored = self.literal_anchor(query, posts)
+            if lang is not None:
+                off = {p.lang for p in posts} - {lang}
+                top = {lang: 1.0}
         if "eng" in off and plan.anchors != first.anchors:
             # the English threads are about something else: their numbers and names are no
             # feedback, so the other languages are searched again with the query's own words
@@ -262,6 +269,9 @@ class MainSystem:
             posts = [p for p in posts if p.lang == "eng"] + d.retrieve(plan_without(first, "eng"))
         if off:
             posts = [p for p in posts if p.lang not in off]
+        if cfg.lang_anchor >= 2 and self._anchored:
+            # the threads that state the query's identifier are what the query names: the rest go
+            posts = [p for p in posts if p.thread in self._anchored]
         answer = max(top, key=lambda lg: (top[lg], lg)) if top else None
         return plan, posts, answer
 
@@ -444,7 +454,8 @@ class MainSystem:
         per_post: dict[tuple[str, str], int] = {}
         for c in clusters:  # best first
             head = sents[c.head]
-            if head.lang != "eng" and not self.cross_language_evidence(plan, head, ev.matched[c.head],
+            if head.lang != "eng" and not (cfg.lang_anchor >= 3 and head.thread in self._anchored) \
+                    and not self.cross_language_evidence(plan, head, ev.matched[c.head],
                                                                         gate.get(head.thread, 0.0)):
                 continue
             if cfg.max_per_post and per_post.get((head.thread, head.post), 0) >= cfg.max_per_post:
@@ -679,7 +690,11 @@ class MainSystem:
             enc = self._xl_encoder()
             sims = enc.encode(texts) @ enc.encode([query])[0]
         w = cfg.w_thread_semantic
-        return {t: w * max(0.0, float(c)) + (1 - w) * best[t] for t, c in zip(chosen, sims)}
+        # ``lang_anchor``: the threads that state the query's literal token come first
+        lift = 1.0 if cfg.lang_anchor else 0.0
+        anchored = getattr(self, "_anchored", set())
+        return {t: w * max(0.0, float(c)) + (1 - w) * best[t] + (lift if t in anchored else 0.0)
+                for t, c in zip(chosen, sims)}
 
     def unfocused_languages(self, query: str, posts: list[CandidatePost],
                             top: dict[str, float] | None = None) -> set[str]:
@@ -696,6 +711,21 @@ class MainSystem:
         if top is None:
             top = self.language_cosines(query, posts)
         return language_focus(top, cfg.lang_floor, cfg.lang_ratio)
+
+    def literal_anchor(self, query: str, posts: list[CandidatePost]) -> tuple[str | None, set[str]]:
+        """``lang_anchor``: the language whose retrieved threads (headline and every post) hold a
+        literal query token (a non-year number, a capitalised acronym) that no retrieved English
+        thread holds, and those threads (:func:`anchored_language`)."""
+        tokens = literal_tokens(query)
+        if not tokens:
+            return None, set()
+        langs, _ = best_per_thread(posts)
+        texts: dict[str, tuple[str, str]] = {}
+        for tid, lang in langs.items():
+            th = self.d.thread(tid)
+            if th is not None:
+                texts[tid] = (lang, "\n".join([th.headline or "", *(p.own_text for p in th.posts)]))
+        return anchored_language(tokens, texts)
 
     def language_cosines(self, query: str, posts: list[CandidatePost]) -> dict[str, float]:
         """Per language: the best multilingual-encoder cosine of the query to the headline and opening

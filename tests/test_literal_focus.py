@@ -1,0 +1,105 @@
+"""``lang_anchor`` (docs/system.md "Round 15"): a literal query token (a ticker number, a capital
+acronym) found only in one non-English language's retrieved threads makes that language the focus."""
+from __future__ import annotations
+
+import pytest
+
+from bolt.pipeline.literal_focus import anchored_language, holds, literal_tokens
+from tests.test_pipeline import thread_xml
+
+
+def test_literal_tokens_keep_identifiers_not_years_or_amounts():
+    q = "Why did over 200,000 holders sell Hon Hai (2317) in 2025, and do US ETFs like VTI beat $3,900 gold?"
+    # 200,000 and $3,900 are amounts, 2025 a year; ETFs gives ETF; 'Why', 'Hon' are not all capitals
+    assert literal_tokens(q) == ["2317", "US", "ETF", "VTI"]
+    assert literal_tokens("0050 and 0050 again, 1.5 or 300x") == ["0050"]
+    assert literal_tokens("no tokens here") == []
+
+
+def test_holds_is_a_whole_word_match_that_cjk_may_adjoin():
+    assert holds("6415矽力-KY 又破底", "6415")
+    assert not holds("64150 張", "6415")
+    assert holds("我買了 etf", "ETF")       # forums write acronyms in either case
+    assert not holds("QQQM 定期定額", "QQQ")
+
+
+def test_anchored_language_needs_a_token_no_english_thread_holds():
+    threads = {"e1": ("eng", "selling stock on eBay, ETF"), "c1": ("cmn", "6415 矽力 股價"),
+               "c2": ("cmn", "ETF 配息"), "a1": ("arz", "سهم")}
+    # ETF is in an English thread: only 6415 counts, held by c1
+    assert anchored_language(["6415", "ETF"], threads) == ("cmn", {"c1"})
+    assert anchored_language(["ETF"], threads) == (None, set())
+    # two languages with one thread each: a tie, no focus
+    tie = dict(threads, a2=("arz", "6415 في البورصة"))
+    assert anchored_language(["6415"], tie) == (None, set())
+    # two Chinese threads against one Arabic: Chinese
+    more = dict(tie, c3=("cmn", "(6415) 新低"))
+    assert anchored_language(["6415"], more) == ("cmn", {"c1", "c3"})
+
+
+QUERY = "Why has Silergy (6415) stock kept falling?"
+STOCK_ZH = "bolt-cmn-DF-1-300-1"
+OTHER_ZH = "bolt-cmn-DF-1-300-2"
+THREADS = {
+    "bolt-eng-DF-1-300-1": ("Stock photos on eBay", ["Why has my stock of photos kept falling in price?",
+                                                      "Stock photos sell badly, the price keeps falling."]),
+    STOCK_ZH: ("6415 矽力-KY 股票 又創新低", ["矽力 營收 衰退，股票 一直 下跌。", "中國 客戶 砍單，毛利 下滑。"]),
+    OTHER_ZH: ("股票 下跌", ["股票 一直 下跌，怎麼辦？", "不要 追高。"]),
+}
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory):
+    from indexing.search import build_index, open_index
+
+    root = tmp_path_factory.mktemp("anchor")
+    coll = root / "coll"
+    coll.mkdir()
+    by_lang: dict[str, list[str]] = {}
+    for tid, (head, posts) in THREADS.items():
+        by_lang.setdefault(tid.split("-")[1], []).append(thread_xml(tid, head, posts))
+    for lang, docs in by_lang.items():
+        (coll / f"{lang}.xml").write_text("".join(docs), encoding="utf-8")
+    build_index([coll], root / "index", backend="lucene", progress=False)
+    with open_index(root / "index") as s:
+        yield s
+
+
+def test_literal_anchor_on_a_real_index(searcher):
+    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline.main_system import MainSystem
+
+    d = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=1))
+    plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
+    assert "eng" in {p.lang for p in posts} and STOCK_ZH in {p.thread for p in posts}
+    # 6415 is in the Chinese headline and in no English thread: Chinese, that thread alone
+    assert MainSystem(d).literal_anchor(QUERY, posts) == ("cmn", {STOCK_ZH})
+    assert MainSystem(d).literal_anchor("Why has the stock kept falling?", posts) == (None, set())
+
+
+def test_lang_anchor_drops_the_english_bullets(searcher):
+    from bolt.pipeline import Distiller, SystemConfig
+
+    on = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=1)).distill(QUERY)
+    assert on and {b.sources[0][0].split("-")[1] for b in on} == {"cmn"}
+    off = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=0)).distill(QUERY)
+    assert "eng" in {b.sources[0][0].split("-")[1] for b in off}
+
+
+def test_lang_anchor_3_lets_the_anchored_threads_replies_through_the_gate(searcher):
+    from bolt.pipeline import Distiller, SystemConfig
+
+    reply = "中國 客戶 砍單，毛利 下滑。"  # answers why without a word of the query
+    texts = {n: [b.text for b in Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=n)).distill(QUERY)]
+             for n in (1, 2, 3)}
+    assert reply not in texts[1] and reply not in texts[2]
+    assert reply in texts[3]
+    # 2 keeps only the thread that states 6415: nothing of the other Chinese thread
+    assert not any("怎麼辦" in t or "追高" in t for t in texts[2])
+
+
+def test_lang_anchor_must_not_be_negative():
+    from bolt.pipeline import SystemConfig
+
+    with pytest.raises(ValueError, match="lang_anchor"):
+        SystemConfig(lang_anchor=-1)
