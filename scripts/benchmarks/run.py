@@ -270,8 +270,8 @@ DEV_SETS = {
     "xl": DevSet(REPO / "topics" / "xl-dev.xml", REPO / "topics" / "xl-dev.groups.tsv",
                  (CAREFUL / "xl-dev.judgments.jsonl",),
                  (SHARED / "arz-youm7-comments-2010.xml", SHARED / "cmn-ptt-stock-2025.xml", REAL_DEV),
-                 rounds=(("arz-1", "4.001"), ("arz-2", "4.006"), ("arz-3", "4.010"), ("arz-4", "4.014"), ("arz-5", "4.018"), ("arz-6", "4.023"),
-                         ("cmn-1", "4.101"), ("cmn-2", "4.107"), ("cmn-3", "4.111"), ("cmn-4", "4.116"), ("cmn-5", "4.121"), ("cmn-6", "4.127"), ("cmn-7", "4.133"))),
+                 rounds=(("arz-1", "4.001"), ("arz-2", "4.006"), ("arz-3", "4.010"), ("arz-4", "4.014"), ("arz-5", "4.018"), ("arz-6", "4.023"), ("arz-8", "4.027"),
+                         ("cmn-1", "4.101"), ("cmn-2", "4.107"), ("cmn-3", "4.111"), ("cmn-4", "4.116"), ("cmn-5", "4.121"), ("cmn-6", "4.127"), ("cmn-7", "4.133"), ("cmn-8", "4.141"))),
 }
 
 
