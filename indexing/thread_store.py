@@ -123,9 +123,11 @@ class ThreadStore:
         for (raw,) in self._db.execute("SELECT raw FROM threads WHERE lang = ? ORDER BY rowid", (lang,)):
             yield raw
 
-    def ids(self) -> list[str]:
-        """Every stored thread id, in the order they were added."""
-        return [r[0] for r in self._db.execute("SELECT id FROM threads ORDER BY rowid")]
+    def ids(self, lang: str | None = None) -> list[str]:
+        """Every stored thread id (of ``lang`` when given), in the order they were added."""
+        if lang is None:
+            return [r[0] for r in self._db.execute("SELECT id FROM threads ORDER BY rowid")]
+        return [r[0] for r in self._db.execute("SELECT id FROM threads WHERE lang = ? ORDER BY rowid", (lang,))]
 
     def __contains__(self, thread_id: object) -> bool:
         return isinstance(thread_id, str) and self._db.execute(

@@ -180,7 +180,23 @@ class MainSystem:
                 rel[t] = w * max(0.0, float(v @ q)) + (1 - w) * best[t]
         if encoded:
             rel.update(self.xl_thread_relevance(query, [p for p in posts if p.lang in encoded]))
-        return rel
+        return self.dense_relevance(rel, langs)
+
+    def dense_relevance(self, rel: dict[str, float], langs: dict[str, str]) -> dict[str, float]:
+        """``xl_dense``: a dense thread's relevance is at least its language's best candidate
+        relevance times its relative cosine (the nearest thread ranks with the most relevant one):
+        lexical coverage misses the names the lexicons lack, which is why the thread was missed."""
+        dense = getattr(self, "_dense", {})
+        if not dense:
+            return rel
+        top: dict[str, float] = {}
+        for t, lg in langs.items():
+            top[lg] = max(top.get(lg, 0.0), rel.get(t, 0.0))
+        out = dict(rel)
+        for t, c in dense.items():
+            if t in langs:
+                out[t] = max(out.get(t, 0.0), top[langs[t]] * c)
+        return out
 
     def thread_coverage(self, plan: QueryPlan, langs: dict[str, str]) -> dict[str, float]:
         """Per thread (id -> language): the query coverage of everything it says (headline and every
@@ -272,8 +288,42 @@ class MainSystem:
         if cfg.lang_anchor >= 2 and self._anchored:
             # the threads that state the query's identifier are what the query names: the rest go
             posts = [p for p in posts if p.thread in self._anchored]
+        self._dense = {}
+        if cfg.xl_dense and cfg.xl_encoder and not (cfg.lang_anchor >= 2 and self._anchored):
+            posts = self.join_dense(query, posts, off)
         answer = max(top, key=lambda lg: (top[lg], lg)) if top else None
         return plan, posts, answer
+
+    def join_dense(self, query: str, posts: list[CandidatePost], off: set[str]) -> list[CandidatePost]:
+        """``xl_dense``: the ``xl_dense`` threads of each non-English language (not left out by the
+        language focus) nearest the query by the multilingual encoder over every thread of that
+        language (:func:`bolt.pipeline.dense.nearest_threads`, headline + opening post), kept in
+        ``self._dense`` (thread -> cosine / its language's best cosine); every post of one that
+        retrieval missed joins the candidates with that relative cosine as its retrieval score
+        (dense retrieval as a second retriever, merged on one 0..1 scale)."""
+        from bolt.pipeline.dense import nearest_threads
+
+        d, cfg = self.d, self.d.config
+        have = {p.thread for p in posts}
+        out = list(posts)
+        for lang in d.langs:
+            if lang == "eng" or lang in off:
+                continue
+            with d.stage("embed"):
+                near = nearest_threads(query, lang, cfg.xl_dense, d.corpus, lambda t: self.thread_text(t, lang),
+                                       self._xl_encoder(), repr(cfg.clause_limits()))
+            if not near or near[0][1] <= 0:
+                continue
+            rank = sum(1 for p in posts if p.lang == lang)
+            for tid, c in near:
+                self._dense[tid] = max(0.0, c) / near[0][1]
+                th = d.thread(tid)
+                if tid in have or th is None:
+                    continue
+                for post in th.posts:
+                    out.append(CandidatePost(tid, post.id, lang, 0.0, rank, self._dense[tid]))
+                    rank += 1
+        return out
 
     def _gate(self, plan: QueryPlan, posts: list[CandidatePost], trel: dict[str, float],
               answer: str | None) -> dict[str, float]:
@@ -290,6 +340,9 @@ class MainSystem:
                 langs = {p.thread: p.lang for p in posts if not self._embedded(p.lang)}
                 pool = self.thread_coverage(plan, langs)
                 gate.update((t, c) for t, c in pool.items() if langs[t] in lexical_gate)
+            # ``xl_dense``: a dense thread is the context that makes one shared concept evidence
+            for t in getattr(self, "_dense", {}):
+                gate[t] = max(gate.get(t, 0.0), self.d.config.xl_thread_coverage)
         return gate
 
     def _evidence(self, query: str, plan: QueryPlan, sents: list[Sentence]) -> TopicEvidence | None:

@@ -1,0 +1,54 @@
+"""Dense thread retrieval for Arabic and Chinese (``xl_dense``, issue 29): the threads of a language
+nearest the English query by the multilingual encoder, over every thread of that language.
+
+Cross-language retrieval sends the query's translated words; a name the lexicons lack (a company,
+a place) is never sent, so the thread that answers may never be a candidate. The multilingual
+encoder reads each thread's own text (headline and opening post: what it is about) in its own
+language, so it ranks threads without a translation. Each thread is encoded once per process:
+the vectors of a store's threads are kept per (store file, language, encoder, text settings).
+"""
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+_CACHE: dict[tuple, tuple[list[str], "np.ndarray"]] = {}
+_LOCK = threading.Lock()
+
+
+def language_threads(corpus, lang: str) -> list[str]:
+    """The ids of every thread of ``lang``: from the index's thread store when there is one (no
+    thread parsed), else from threads held in memory, in the order they were stored."""
+    store = getattr(corpus, "store", corpus)
+    if hasattr(store, "raw_texts"):
+        return store.ids(lang)
+    return [t.id for t in corpus.threads() if t.lang == lang]
+
+
+def nearest_threads(query: str, lang: str, k: int, corpus, text_of: Callable[[str], str], encoder,
+                    settings: str = "") -> list[tuple[str, float]]:
+    """The ``k`` threads of ``lang`` whose text (``text_of(id)``) has the highest cosine to ``query``,
+    best first (ties by id), with that cosine. A store's thread vectors are cached for the process,
+    keyed by the store's file, ``lang``, the encoder and ``settings`` (whatever ``text_of`` depends
+    on); threads held in memory rely on the encoder's own per-text cache."""
+    if k <= 0:
+        return []
+    store = getattr(corpus, "store", corpus)
+    key = (str(store.path), lang, encoder.model_id, settings) if hasattr(store, "raw_texts") else None
+    with _LOCK:
+        hit = _CACHE.get(key) if key is not None else None
+    if hit is None:
+        ids = language_threads(corpus, lang)
+        hit = (ids, encoder.encode([text_of(t) for t in ids]))
+        if key is not None:
+            with _LOCK:
+                _CACHE[key] = hit
+    ids, mat = hit
+    if not ids:
+        return []
+    sims = mat @ encoder.encode([query])[0]
+    order = sorted(range(len(ids)), key=lambda i: (-float(sims[i]), ids[i]))[:k]
+    return [(ids[i], float(sims[i])) for i in order]

