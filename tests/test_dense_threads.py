@@ -82,3 +82,18 @@ def test_xl_dense_must_not_be_negative():
 
     with pytest.raises(ValueError, match="xl_dense"):
         SystemConfig(xl_dense=-1)
+
+
+def test_xl_dense_langs_names_the_languages_it_searches(searcher):
+    from bolt.pipeline import SystemConfig
+    from bolt.pipeline.main_system import MainSystem
+
+    # Arabic only: the Chinese TSMC thread retrieval missed stays missed
+    m = MainSystem(distiller(searcher, xl_dense=1, xl_dense_langs="arz"))
+    _, joined, _ = m._candidates(QUERY)
+    assert TSMC not in {p.thread for p in joined} and m._dense == {}
+    assert SystemConfig(xl_dense=5, xl_dense_langs=" cmn , arz").dense_langs() == ("arz", "cmn")
+    assert SystemConfig(xl_dense_langs="arz").dense_langs() == ()  # xl_dense=0: off
+    assert SystemConfig(xl_dense=5, xl_encoder=None).dense_langs() == ()
+    with pytest.raises(ValueError, match="xl_dense_langs takes non-English languages"):
+        SystemConfig(xl_dense=5, xl_dense_langs="eng")

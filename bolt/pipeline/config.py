@@ -54,6 +54,7 @@ class SystemConfig:
     join the candidates when retrieval missed them (every post, their relative cosine as retrieval
     score); each such thread's relevance is at least its language's best times that relative
     cosine, and it counts as covering the query for the cross-language gate (one concept suffices).
+    ``xl_dense_langs`` (comma-separated, default "arz,cmn") names the languages it searches.
     Literal anchor (``lang_anchor``, default 3, off: 0; docs/system.md "Round 15"): a query token that passes
     unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
     non-English language's retrieved threads and by no English one makes that language the focus
@@ -180,6 +181,7 @@ class SystemConfig:
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
     xl_dense: int = 0  # docs/system.md "Dense threads" (issue 29): 0 off
+    xl_dense_langs: str = "arz,cmn"  # the languages ``xl_dense`` searches (comma-separated)
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
@@ -230,9 +232,8 @@ class SystemConfig:
             raise ValueError(f"need 1 <= arz_clause_min <= arz_clause_max, got {self.arz_clause_min}, {self.arz_clause_max}")
         if not 0.0 <= self.position_decay <= 10.0:
             raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
-        unknown = {lg.strip() for lg in self.xl_focus.split(",") if lg.strip()} - {"arz", "cmn"}
-        if unknown:
-            raise ValueError(f"xl_focus takes non-English languages (arz, cmn), got {', '.join(sorted(unknown))}")
+        for name in ("xl_focus", "xl_dense_langs"):
+            non_english_langs(getattr(self, name), name)
         if not 0.0 <= self.thread_focus <= 10.0:
             raise ValueError(f"thread_focus must be in [0, 10], got {self.thread_focus}")
 
@@ -240,7 +241,13 @@ class SystemConfig:
         """The languages of ``xl_focus`` (empty when off or without ``xl_encoder``)."""
         if not self.xl_encoder:
             return ()
-        return tuple(sorted({lg.strip() for lg in self.xl_focus.split(",") if lg.strip()}))
+        return non_english_langs(self.xl_focus, "xl_focus")
+
+    def dense_langs(self) -> tuple[str, ...]:
+        """The languages ``xl_dense`` searches (empty when it is off or without ``xl_encoder``)."""
+        if not self.xl_dense or not self.xl_encoder:
+            return ()
+        return non_english_langs(self.xl_dense_langs, "xl_dense_langs")
 
     def clause_limits(self) -> dict[str, tuple[int, int]]:
         """Per language, ``(min_len, max_len)`` words of a clause for ``split_clauses`` (Arabic
@@ -259,6 +266,16 @@ class SystemConfig:
     def settings(self) -> dict:
         """Every field, for the run file's metadata."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def non_english_langs(spec: str, name: str) -> tuple[str, ...]:
+    """A comma-separated list of non-English languages ("arz,cmn"; "" none), sorted; ValueError
+    naming the option for anything else."""
+    langs = {lg.strip() for lg in spec.split(",") if lg.strip()}
+    unknown = langs - {"arz", "cmn"}
+    if unknown:
+        raise ValueError(f"{name} takes non-English languages (arz, cmn), got {', '.join(sorted(unknown))}")
+    return tuple(sorted(langs))
 
 
 def parse_config(spec: str) -> SystemConfig:

@@ -289,7 +289,7 @@ class MainSystem:
             # the threads that state the query's identifier are what the query names: the rest go
             posts = [p for p in posts if p.thread in self._anchored]
         self._dense = {}
-        if cfg.xl_dense and cfg.xl_encoder and not (cfg.lang_anchor >= 2 and self._anchored):
+        if cfg.dense_langs() and not (cfg.lang_anchor >= 2 and self._anchored):
             posts = self.join_dense(query, posts, off)
         answer = max(top, key=lambda lg: (top[lg], lg)) if top else None
         return plan, posts, answer
@@ -306,8 +306,9 @@ class MainSystem:
         d, cfg = self.d, self.d.config
         have = {p.thread for p in posts}
         out = list(posts)
+        searched = set(cfg.dense_langs())
         for lang in d.langs:
-            if lang == "eng" or lang in off:
+            if lang not in searched or lang in off:
                 continue
             with d.stage("embed"):
                 near = nearest_threads(query, lang, cfg.xl_dense, d.corpus, lambda t: self.thread_text(t, lang),
