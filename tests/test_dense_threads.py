@@ -58,7 +58,7 @@ def test_xl_dense_joins_a_thread_retrieval_missed(searcher):
     d = distiller(searcher)
     _, posts = d.retrieve_with_feedback(d.plan(QUERY))
     assert TSMC not in {p.thread for p in posts}  # retrieval misses it
-    m = MainSystem(distiller(searcher, xl_dense=1))
+    m = MainSystem(distiller(searcher, xl_dense=1, xl_dense_langs="cmn"))
     _, joined, _ = m._candidates(QUERY)
     mine = [p for p in joined if p.thread == TSMC]
     assert [p.post for p in mine] == ["p1", "p2"] and all(p.norm == 1.0 and p.lang == "cmn" for p in mine)
@@ -69,7 +69,7 @@ def test_xl_dense_makes_its_reply_a_bullet(searcher):
     reply = "亞利桑那二廠明年開始量產三奈米晶片。"
     off = distiller(searcher).distill(QUERY)
     assert TSMC not in {t for b in off for t, _ in b.sources}
-    on = distiller(searcher, xl_dense=1).distill(QUERY)
+    on = distiller(searcher, xl_dense=1, xl_dense_langs="cmn").distill(QUERY)
     cited = [b for b in on if b.sources[0][0] == TSMC]
     # one concept (Arizona) in a dense thread passes the gate; the opening post names no concept
     assert [b.text for b in cited] == [reply]
@@ -93,7 +93,20 @@ def test_xl_dense_langs_names_the_languages_it_searches(searcher):
     _, joined, _ = m._candidates(QUERY)
     assert TSMC not in {p.thread for p in joined} and m._dense == {}
     assert SystemConfig(xl_dense=5, xl_dense_langs=" cmn , arz").dense_langs() == ("arz", "cmn")
-    assert SystemConfig(xl_dense_langs="arz").dense_langs() == ()  # xl_dense=0: off
+    assert SystemConfig(xl_dense=0, xl_dense_langs="arz").dense_langs() == ()  # off
+    assert SystemConfig().dense_langs() == ("arz",)  # main's default since session 11
     assert SystemConfig(xl_dense=5, xl_encoder=None).dense_langs() == ()
     with pytest.raises(ValueError, match="xl_dense_langs takes non-English languages"):
         SystemConfig(xl_dense=5, xl_dense_langs="eng")
+
+
+def test_a_language_with_more_threads_than_the_cap_is_not_searched(searcher):
+    from bolt.pipeline.main_system import MainSystem
+
+    # three Chinese threads: a cap of 2 leaves Chinese out, a cap of 3 searches it
+    capped = MainSystem(distiller(searcher, xl_dense=1, xl_dense_langs="cmn", xl_dense_max_threads=2))
+    _, joined, _ = capped._candidates(QUERY)
+    assert TSMC not in {p.thread for p in joined} and capped._dense == {}
+    m = MainSystem(distiller(searcher, xl_dense=1, xl_dense_langs="cmn", xl_dense_max_threads=3))
+    _, joined, _ = m._candidates(QUERY)
+    assert TSMC in {p.thread for p in joined}

@@ -48,13 +48,15 @@ class SystemConfig:
     query to the thread's headline and opening post (blended like English thread relevance, with
     ``w_thread_semantic``), the ``thread_top`` best-retrieved are considered, and the first
     ``xl_threads`` that pass the test and give a sentence are used (the sentence pick is unchanged).
-    Dense threads (``xl_dense`` > 0, needs ``xl_encoder``; 0 off, the default; docs/system.md "Dense
-    threads"): the ``xl_dense`` threads of each non-English language nearest the query by the
+    Dense threads (``xl_dense`` > 0, needs ``xl_encoder``; 0 off; default 5 in Arabic only, session 11;
+    docs/system.md "Dense threads"): the ``xl_dense`` threads of each non-English language nearest the query by the
     multilingual encoder (headline + opening post, over every thread of the language in the index)
     join the candidates when retrieval missed them (every post, their relative cosine as retrieval
     score); each such thread's relevance is at least its language's best times that relative
     cosine, and it counts as covering the query for the cross-language gate (one concept suffices).
-    ``xl_dense_langs`` (comma-separated, default "arz,cmn") names the languages it searches.
+    ``xl_dense_langs`` (comma-separated, default "arz") names the languages it searches; a language
+    with more than ``xl_dense_max_threads`` threads in the index is not searched (every thread is
+    encoded once per run, about 0.1 s each here: a BOLT-sized language would cost an hour).
     Literal anchor (``lang_anchor``, default 3, off: 0; docs/system.md "Round 15"): a query token that passes
     unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
     non-English language's retrieved threads and by no English one makes that language the focus
@@ -180,8 +182,9 @@ class SystemConfig:
     arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
     arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
-    xl_dense: int = 0  # docs/system.md "Dense threads" (issue 29): 0 off
-    xl_dense_langs: str = "arz,cmn"  # the languages ``xl_dense`` searches (comma-separated)
+    xl_dense: int = 5  # docs/system.md "Dense threads" (issue 29): 0 off; main's default since session 11
+    xl_dense_langs: str = "arz"  # the languages ``xl_dense`` searches (comma-separated; Arabic: session 11)
+    xl_dense_max_threads: int = 2000  # a language with more threads is not searched (each is encoded once per run)
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
@@ -212,7 +215,7 @@ class SystemConfig:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
-                  "max_per_post", "weak_bullets", "thread_top", "xl_dense", "lang_anchor", "answer_bullets", "arz_clause_min", "arz_window"):
+                  "max_per_post", "weak_bullets", "thread_top", "xl_dense", "xl_dense_max_threads", "lang_anchor", "answer_bullets", "arz_clause_min", "arz_window"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",

@@ -301,7 +301,7 @@ class MainSystem:
         ``self._dense`` (thread -> cosine / its language's best cosine); every post of one that
         retrieval missed joins the candidates with that relative cosine as its retrieval score
         (dense retrieval as a second retriever, merged on one 0..1 scale)."""
-        from bolt.pipeline.dense import nearest_threads
+        from bolt.pipeline.dense import language_threads, nearest_threads
 
         d, cfg = self.d, self.d.config
         have = {p.thread for p in posts}
@@ -310,6 +310,8 @@ class MainSystem:
         for lang in d.langs:
             if lang not in searched or lang in off:
                 continue
+            if len(language_threads(d.corpus, lang)) > cfg.xl_dense_max_threads:
+                continue  # too many threads to encode in a run (``xl_dense_max_threads``)
             with d.stage("embed"):
                 near = nearest_threads(query, lang, cfg.xl_dense, d.corpus, lambda t: self.thread_text(t, lang),
                                        self._xl_encoder(), repr(cfg.clause_limits()))
