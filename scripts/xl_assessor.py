@@ -132,18 +132,15 @@ def _prob(model, feats):
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def main(argv=None) -> int:
-    args = _args(argv)
-    missing = [p for p in [args.topics, args.careful, args.index, *args.runs] if not Path(p).exists()]
-    if missing or not args.runs:
-        print(f"skipped: missing {', '.join(missing) or 'runs'}")
-        return 0
+def collect(args):
+    """Assess ``args.runs`` without the cross-language rule and return (topics, careful judgments by
+    key, the assessor, its judgments, rows): one row per (Arabic or Chinese bullet judged by people,
+    facet of its topic) with ``key``, ``topic``, ``lang``, ``facet``, ``feats`` (``XFEATURES``),
+    ``label`` (the careful facets hold it), ``anchor`` (anchoring gives it) and the bullet ``text``."""
     from bolt.formats.submission import read_run
     from bolt.formats.topics import read_topics
-    from evaluation.agreement import judgment_agreement
     from evaluation.assessor import Assessor, AssessorConfig
     from evaluation.judgments import read_judgments
-    from evaluation.matching.crosslingual import LANGS, V05_COSINE, CrossModel
     from evaluation.matching.text import script_lang
     from indexing.corpus import open_corpus
 
@@ -153,7 +150,7 @@ def main(argv=None) -> int:
     assessor = Assessor(topics, open_corpus(index_dir=args.index), AssessorConfig(crosslingual=False))
     base = list(assessor.assess(runs))
     text = {(n, r.run_id, b.position): b.text for r in runs for n, res in r.results.items() for b in res.bullets}
-    rows = []  # one per (non-English bullet judged by people, facet)
+    rows = []
     for j in base:
         t = text[j.key]
         lang = script_lang(t)
@@ -164,7 +161,21 @@ def main(argv=None) -> int:
             continue
         for facet, (_ref, feats) in assessor.cross_features(prep, [t])[0].items():
             rows.append({"key": j.key, "topic": j.topic_id, "lang": lang, "facet": facet, "feats": feats,
-                         "label": facet in careful[j.key].facets, "anchor": facet in j.facets})
+                         "label": facet in careful[j.key].facets, "anchor": facet in j.facets, "text": t})
+    return topics, careful, assessor, base, rows
+
+
+def main(argv=None) -> int:
+    args = _args(argv)
+    missing = [p for p in [args.topics, args.careful, args.index, *args.runs] if not Path(p).exists()]
+    if missing or not args.runs:
+        print(f"skipped: missing {', '.join(missing) or 'runs'}")
+        return 0
+    from evaluation.agreement import judgment_agreement
+    from evaluation.matching.crosslingual import LANGS, V05_COSINE, CrossModel
+    from evaluation.matching.text import script_lang
+
+    topics, careful, _assessor, base, rows = collect(args)
     held: dict[tuple, set] = {}
     before: dict[tuple, set] = {}
     models = {}

@@ -96,3 +96,42 @@ def test_fit_chooses_the_threshold_with_the_best_training_kappa():
     assert coef[2] > 0  # more of a nugget's terms, more likely
     probs = [mod._prob((coef, intercept, threshold), r["feats"]) for r in rows]
     assert all((p >= threshold) == r["label"] for p, r in zip(probs, rows))
+
+
+def _xl_features(monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    scripts = Path(__file__).resolve().parent.parent / "scripts"
+    monkeypatch.syspath_prepend(str(scripts))
+    spec = importlib.util.spec_from_file_location("xl_features", scripts / "xl_features.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_xl_features_word_coverage_of_a_real_board_bullet(monkeypatch):
+    pytest.importorskip("jieba")
+    mod = _xl_features(monkeypatch)
+    # A PTT Stock bullet people credit with the facet "blame is split between the FSC and the bank",
+    # against one of its nuggets (both Traditional; compared folded to Simplified). jieba, read by hand:
+    # bullet 银行 / 问题 / 也 / 能 / 怪 / 金管会 / 判断力 / 真有 / 问题 -> 问题 (55,563 in jieba's counts), 能,
+    # 也 are common or one character: {判断力, 真有, 金管会, 银行}; nugget 请 / 正名 / 金管会 / 之乱 / 银行 / 也 /
+    # 只是 / 配合 / 白痴 / 大头 -> 8 words; shared 金管会, 银行: 2 of 8.
+    bullet = mod._words("銀行問題也能怪金管會，判斷力真有問題", "cmn")
+    assert bullet == {"判断力", "真有", "金管会", "银行"}
+    nugget = "請正名金管會之亂 銀行也只是配合白癡大頭"
+    assert mod._cov(bullet, [nugget], "cmn", False) == pytest.approx(2 / 8)
+    assert mod._cov(bullet, [], "cmn", False) == 0.0
+
+
+def test_xl_features_rounds_come_from_the_benchmark_definition(monkeypatch):
+    mod = _xl_features(monkeypatch)
+    assert [mod.round_of(t) for t in ("4.001", "4.005", "4.106", "4.107", "4.026", "4.132", "4.133", "4.140")] == \
+        [1, 1, 1, 2, 6, 6, 7, 7]
+
+
+def test_xl_features_skips_without_inputs(tmp_path, capsys, monkeypatch):
+    mod = _xl_features(monkeypatch)
+    assert mod.main(["--index", str(tmp_path / "no-index"), str(tmp_path / "run.xml")]) == 0
+    assert "skipped: missing" in capsys.readouterr().out
