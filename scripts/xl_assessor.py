@@ -29,12 +29,26 @@ from collections import Counter
 from pathlib import Path
 
 
-def _args(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def input_args(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The inputs every cross-language assessor script reads: runs, topics, careful judgments, index."""
     p.add_argument("runs", nargs="*")
     p.add_argument("--topics", default="topics/xl-dev.xml")
     p.add_argument("--careful", default="tests/data/careful/xl-dev.judgments.jsonl")
     p.add_argument("--index", required=True)
+    return p
+
+
+def missing_inputs(args) -> str | None:
+    """What is absent ("skipped: ..." and exit 0: the threads live in ../shared, the runs outside
+    the repository), or None."""
+    missing = [p for p in [args.topics, args.careful, args.index, *args.runs] if not Path(p).exists()]
+    if missing or not args.runs:
+        return f"skipped: missing {', '.join(missing) or 'runs'}"
+    return None
+
+
+def _args(argv):
+    p = input_args(argparse.ArgumentParser(description=__doc__.split("\n")[0]))
     p.add_argument("--write-model", metavar="FILE")
     p.add_argument("--json", action="store_true")
     return p.parse_args(argv)
@@ -167,9 +181,9 @@ def collect(args):
 
 def main(argv=None) -> int:
     args = _args(argv)
-    missing = [p for p in [args.topics, args.careful, args.index, *args.runs] if not Path(p).exists()]
-    if missing or not args.runs:
-        print(f"skipped: missing {', '.join(missing) or 'runs'}")
+    skipped = missing_inputs(args)
+    if skipped:
+        print(skipped)
         return 0
     from evaluation.agreement import judgment_agreement
     from evaluation.matching.crosslingual import LANGS, V05_COSINE, CrossModel

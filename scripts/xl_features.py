@@ -59,11 +59,9 @@ _SENT = re.compile(r"(?<=[。！？!?；;\n])")
 
 
 def _args(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("runs", nargs="*")
-    p.add_argument("--topics", default="topics/xl-dev.xml")
-    p.add_argument("--careful", default="tests/data/careful/xl-dev.judgments.jsonl")
-    p.add_argument("--index", required=True)
+    from xl_assessor import input_args
+
+    p = input_args(argparse.ArgumentParser(description=__doc__.split("\n")[0]))
     p.add_argument("--by", nargs="+", default=["topic", "round"], choices=["topic", "round"])
     return p.parse_args(argv)
 
@@ -239,11 +237,12 @@ def agreement(rows, decided) -> dict:
 
 def main(argv=None) -> int:
     args = _args(argv)
-    missing = [p for p in [args.topics, args.careful, args.index, *args.runs] if not Path(p).exists()]
-    if missing or not args.runs:
-        print(f"skipped: missing {', '.join(missing) or 'runs'}")
+    from xl_assessor import collect, missing_inputs
+
+    skipped = missing_inputs(args)
+    if skipped:
+        print(skipped)
         return 0
-    from xl_assessor import collect
 
     warnings.filterwarnings("ignore")
     _topics, _careful, assessor, _base, rows = collect(args)
