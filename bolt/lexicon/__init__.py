@@ -7,7 +7,7 @@
 * Chinese names: ``eng_cmn_names.tsv`` beside this file, a general-purpose list written for this
   project (companies, banks, indexes, regulators, people, Taiwan's and Hong Kong's places) that
   CC-CEDICT mostly lacks: "TSMC" -> ``台積電``/``台积电``/``台積``. Keyed by the stems of a name's
-  content words (``bolt.pipeline.translate.content_words``), so a name of any length is found the
+  content words (``bolt.pipeline.text.content_words``), so a name of any length is found the
   way ``plan_query`` reads the query; used only with ``SystemConfig.cmn_names``.
 
 Keys are English stems (Snowball), so "elections" and "election" find the same entry. See
@@ -87,8 +87,8 @@ def chinese_names() -> Mapping[str, tuple[str, ...]]:
     """English name (:func:`name_key` of its content words) -> Chinese forms, Traditional and
     Simplified, from ``eng_cmn_names.tsv``: "Bank of Taiwan" is keyed "bank taiwan" because the
     query's "of" is never a content word either."""
-    # imported here: bolt.pipeline.translate imports this module
-    from bolt.pipeline.translate import content_words
+    # imported here: importing bolt.pipeline runs bolt.pipeline.translate, which imports this module
+    from bolt.pipeline.text import content_words
 
     return _read_tsv(CMN_NAMES_FILE, lambda eng: name_key(content_words(eng)))
 
@@ -102,7 +102,7 @@ def longest_name() -> int:
 def lookup_name(words: str | Sequence[str]) -> tuple[str, ...]:
     """The Chinese forms of an English name (a string, or its content words; any case), or ()."""
     if isinstance(words, str):
-        from bolt.pipeline.translate import content_words
+        from bolt.pipeline.text import content_words
 
         words = content_words(words)
     return chinese_names().get(name_key(words), ())

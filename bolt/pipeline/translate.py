@@ -11,7 +11,7 @@ from typing import Callable, Mapping
 
 from bolt.lexicon import longest_name, lookup, lookup_name, stem
 from bolt.pipeline.anchors import int_to_chinese, is_name_like, numbers_in, query_anchors
-from bolt.pipeline.text import ENGLISH_STOPWORDS, WORD, arabic_terms
+from bolt.pipeline.text import arabic_terms, content_words
 from bolt.pipeline.transliterate import transliterable
 from indexing.script_fold import fold_chinese
 
@@ -55,22 +55,6 @@ class QueryPlan:
 
     def query_for(self, lang: str) -> str:
         return dict(self.queries).get(lang, self.query)
-
-
-def content_words(query: str) -> list[str]:
-    """The query's words that carry meaning (no stop words, no one-letter tokens but digits), first
-    occurrence of each stem, in order: the concepts, and the words a name is looked up by."""
-    words, seen = [], set()
-    for m in WORD.finditer(query):
-        w = m.group(0)
-        lw = w.lower()
-        if lw in ENGLISH_STOPWORDS or (len(lw) < 2 and not lw.isdigit()):
-            continue
-        s = stem(lw)
-        if s not in seen:
-            seen.add(s)
-            words.append(w)
-    return words
 
 
 def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), translate: bool = True,
