@@ -83,17 +83,17 @@ def test_an_english_company_name_reaches_a_chinese_thread_with_the_names_list(se
         cmn = {p.thread for p in posts if p.lang == "cmn"}
         assert (HONHAI in cmn) is on, on
     # and the reply that answers becomes a bullet citing it
-    off = distiller(searcher).distill(QUERY)
+    off = distiller(searcher, cmn_names=False).distill(QUERY)
     assert HONHAI not in {t for b in off for t, _ in b.sources}
     on = distiller(searcher, cmn_names=True).distill(QUERY)
     cited = [b for b in on if b.sources[0][0] == HONHAI]
     assert [b.text for b in cited] == [REPLY]
 
 
-def test_cmn_names_is_a_main_option_off_by_default():
+def test_cmn_names_is_a_main_option_on_by_default():
     from bolt.pipeline import SystemConfig
     from bolt.pipeline.config import parse_config
 
-    assert SystemConfig().cmn_names is False and repr(SystemConfig()) == "main"
-    assert repr(parse_config("main(cmn_names=True)")) == "main(cmn_names=True)"
-    assert SystemConfig(cmn_names=True).settings()["cmn_names"] is True
+    assert SystemConfig().cmn_names is True and repr(SystemConfig()) == "main"
+    assert repr(parse_config("main(cmn_names=False)")) == "main(cmn_names=False)"
+    assert SystemConfig(cmn_names=False).settings()["cmn_names"] is False

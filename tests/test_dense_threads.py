@@ -2,8 +2,8 @@
 multilingual encoder join the candidates when retrieval missed them, on a real Lucene index.
 
 The collection (hand-made, checked by hand): the Chinese query words of "What did TSMC say about
-its new chip factory in Arizona?" are 新生 碎片 工厂 厂家 亚利桑那 (TSMC has no Chinese entry; the
-lexicon's "chip" is a fragment). Two Chinese threads about a food factory and a shoe factory
+its new chip factory in Arizona?" are 新生 碎片 工厂 厂家 亚利桑那 (TSMC has no CC-CEDICT entry, and
+the names list is off here; the lexicon's "chip" is a fragment). Two Chinese threads about a food factory and a shoe factory
 repeat 工廠/廠家/新生 and fill the two passages Chinese retrieval keeps (``k_cmn=2``); the thread
 about TSMC (台積電) says 亞利桑那 once, in a reply, and is missed. The encoder reads 台積電 and
 晶圓廠 as TSMC and chip factory, so it is the nearest Chinese thread.
@@ -36,7 +36,8 @@ def searcher(tmp_path_factory):
 def distiller(searcher, **kw):
     from bolt.pipeline import Distiller, SystemConfig
 
-    return Distiller(searcher, searcher.corpus, SystemConfig(k_cmn=2, **kw))
+    # without the names list (TSMC -> 台積電): the premise is a name the query's lexicon lacks
+    return Distiller(searcher, searcher.corpus, SystemConfig(k_cmn=2, cmn_names=False, **kw))
 
 
 def test_nearest_threads_ranks_every_thread_of_the_language(searcher):

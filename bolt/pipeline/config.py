@@ -190,7 +190,7 @@ class SystemConfig:
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
-    cmn_names: bool = False  # docs/system.md "Chinese names list": off until measured afresh
+    cmn_names: bool = True  # docs/system.md "Chinese names list": the default by its session-11 rule (a wash, not a gain)
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.25  # round 12 (docs/system.md): was 0.5
