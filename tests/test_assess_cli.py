@@ -86,6 +86,13 @@ def test_assess_writes_one_judgment_per_bullet_with_a_header(files, capsys):
     assert f"'{load_model().name}'" in decided
     assert f"realsumm kappa {held['realsumm']['kappa']:.2f} [{held['realsumm']['kappa_ci'][0]:.2f}," in decided
     assert js.header["statement_held_out_by_source"] == held
+    # and the cross-language decision's agreement on fresh topics, as the model file records it
+    from evaluation.matching.crosslingual import load_cross_model
+
+    fresh = load_cross_model().fit_notes["fresh_test"]
+    transfer = next(line for line in text.splitlines() if line.startswith("Arabic and Chinese bullets decided by"))
+    assert f"cmn kappa {fresh['cmn']['kappa']:.2f} [{fresh['cmn']['kappa_ci'][0]:.2f}, " in transfer
+    assert "arz kappa 0.91 [0.48, 1.00] (xl-dev round 8 (4.027-4.031))" in transfer
 
 
 def test_assess_json_summary(files, capsys):

@@ -126,6 +126,19 @@ def decided_by(model, threshold: float) -> str:
                "no held-out-by-source agreement recorded for this model"))
 
 
+def crosslingual_transfer(model) -> str | None:
+    """One line giving the cross-language decision's agreement with people on fresh topics it was
+    never fitted on, per language, as its file records it (None when it records none): the
+    held-out-by-topic figures of its fit do not all carry over, and a user should see that."""
+    fresh = model.fit_notes.get("fresh_test") or {}
+    figs = "; ".join(f"{lang} kappa {f['kappa']:.2f} [{f['kappa_ci'][0]:.2f}, {f['kappa_ci'][1]:.2f}] ({f['topics']})"
+                     for lang, f in sorted(fresh.items()) if isinstance(f, dict))
+    if not figs:
+        return None
+    return (f"Arabic and Chinese bullets decided by cross-language model {model.name!r}; agreement with people "
+            f"on fresh topics: {figs}; where kappa is low, treat those figures as estimates")
+
+
 def summarize(judgments: Iterable, stats: dict) -> Iterator:
     """Pass judgments through while counting, per run, bullets, matched bullets and supporting sources."""
     for j in judgments:
@@ -211,6 +224,12 @@ def run(args: argparse.Namespace) -> int:
           f"({config.name}; {config!r}; model {header['model'] or 'none'})")
     if assessor.statement is not None:
         print(decided_by(assessor.statement, assessor.statement_threshold))
+    if config.crosslingual:
+        from evaluation.matching.crosslingual import load_cross_model
+
+        line = crosslingual_transfer(load_cross_model())
+        if line:
+            print(line)
     if reused is not None:
         print(f"judged by people: {reused['human']}, partly (some sources the machine's): {reused['mixed']}, "
               f"by the machine: {reused['machine']} (from {', '.join(map(str, args.reuse))})")
