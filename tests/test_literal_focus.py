@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bolt.pipeline.literal_focus import anchored_language, holds, literal_tokens
-from tests.test_pipeline import thread_xml
+from tests.test_pipeline import thread_index_fixture
 
 
 def test_literal_tokens_keep_identifiers_not_years_or_amounts():
@@ -48,21 +48,7 @@ THREADS = {
 }
 
 
-@pytest.fixture(scope="module")
-def searcher(tmp_path_factory):
-    from indexing.search import build_index, open_index
-
-    root = tmp_path_factory.mktemp("anchor")
-    coll = root / "coll"
-    coll.mkdir()
-    by_lang: dict[str, list[str]] = {}
-    for tid, (head, posts) in THREADS.items():
-        by_lang.setdefault(tid.split("-")[1], []).append(thread_xml(tid, head, posts))
-    for lang, docs in by_lang.items():
-        (coll / f"{lang}.xml").write_text("".join(docs), encoding="utf-8")
-    build_index([coll], root / "index", backend="lucene", progress=False)
-    with open_index(root / "index") as s:
-        yield s
+searcher = thread_index_fixture("anchor", THREADS)
 
 
 def test_literal_anchor_on_a_real_index(searcher):

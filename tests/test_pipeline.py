@@ -85,6 +85,25 @@ def open_thread_index(root: Path, threads: dict):
         yield s
 
 
+def thread_index_fixture(name: str, threads: dict):
+    """A module-scoped pytest fixture: a real Lucene index of ``threads``, open (the small
+    hand-made cross-language collections of several test modules)."""
+
+    @pytest.fixture(scope="module")
+    def searcher(tmp_path_factory):
+        with open_thread_index(tmp_path_factory.mktemp(name), threads) as s:
+            yield s
+
+    return searcher
+
+
+def distiller_for(searcher, **config):
+    """A Distiller over an open index with ``SystemConfig(**config)``."""
+    from bolt.pipeline import Distiller, SystemConfig
+
+    return Distiller(searcher, searcher.corpus, SystemConfig(**config))
+
+
 def write_topics(path: Path) -> Path:
     path.write_text(
         '<topics>\n'
