@@ -70,6 +70,12 @@ def test_whole_relevance_replaces_the_chinese_threads_relevance_only(searcher):
         cos = whole_thread_scores(QUERY, [t], lambda x: [s.text for s in on.d.thread_sentences(x, "cmn")], enc, 1)[t]
         assert out[t] == pytest.approx(0.6 * cos + 0.4 * best[t], abs=1e-6)
     assert out[ANSWER] > out[FOOD]
+    # ``xl_whole_blend``=0.5: half the whole-thread cosine, half the headline + opening post's
+    half = MainSystem(distiller(searcher, xl_whole=1, xl_whole_blend=0.5)).whole_relevance(QUERY, posts, rel)
+    for t in (ANSWER, FOOD):
+        head = max(0.0, float(enc.encode([on.thread_text(t, "cmn")])[0] @ enc.encode([QUERY])[0]))
+        whole = (out[t] - 0.4 * best[t]) / 0.6
+        assert half[t] == pytest.approx(0.6 * (0.5 * whole + 0.5 * head) + 0.4 * best[t], abs=1e-6)
     eng = [p.thread for p in posts if p.lang == "eng"]
     assert all(out[t] == 0.123 for t in eng)
 
@@ -82,5 +88,7 @@ def test_xl_whole_settings_are_checked():
     assert SystemConfig(xl_whole=3, xl_encoder=None).whole_langs() == ()
     with pytest.raises(ValueError, match="xl_whole"):
         SystemConfig(xl_whole=-1)
+    with pytest.raises(ValueError, match="xl_whole_blend"):
+        SystemConfig(xl_whole=1, xl_whole_blend=1.5)
     with pytest.raises(ValueError, match="xl_whole_langs takes non-English languages"):
         SystemConfig(xl_whole=1, xl_whole_langs="eng")

@@ -61,7 +61,8 @@ class SystemConfig:
     "Whole threads"): in the ``xl_whole_langs`` languages (default "cmn") a candidate thread's
     relevance (of the ``thread_top`` best-retrieved) is ``w_thread_semantic`` x the mean of the k
     highest multilingual-encoder cosines of the query to its sentences (every post read) + the rest
-    x its best retrieval score; that relevance picks the threads expanded and gives their sentences
+    x its best retrieval score (``xl_whole_blend`` < 1 blends that cosine with the headline + opening
+    post's: blend x whole + (1 - blend) x headline); that relevance picks the threads expanded and gives their sentences
     the sharp ``thread_focus``; the cross-language gate keeps its own evidence.
     Literal anchor (``lang_anchor``, default 3, off: 0; docs/system.md "Round 15"): a query token that passes
     unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
@@ -195,6 +196,7 @@ class SystemConfig:
     xl_dense_max_threads: int = 2000  # a language with more threads is not searched (each is encoded once per run)
     xl_whole: int = 0  # docs/system.md "Whole threads": 0 off; k = thread score is the mean of its k best sentence cosines
     xl_whole_langs: str = "cmn"  # the languages ``xl_whole`` reads
+    xl_whole_blend: float = 1.0  # weight of the whole-thread cosine against the headline + opening post's
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
@@ -231,7 +233,7 @@ class SystemConfig:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
                   "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "lang_floor", "lang_ratio", "xl_thread_coverage", "w_thread_semantic",
-                  "opening_weight", "asker_weight", "report_weight", "cue_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25"):
+                  "opening_weight", "asker_weight", "report_weight", "cue_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25", "xl_whole_blend"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
         for f in ("ranker_stop", "ranker_stop_rel"):

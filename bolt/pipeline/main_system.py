@@ -186,7 +186,8 @@ class MainSystem:
         """``xl_whole``: in its languages, a candidate thread's relevance (of the ``thread_top``
         best-retrieved) is ``w_thread_semantic`` x the mean of the ``xl_whole`` best encoder cosines of
         the query to its sentences (:func:`bolt.pipeline.dense.whole_thread_scores`) + the rest x its
-        best retrieval score; a ``lang_anchor`` thread keeps its lift. ``rel`` unchanged when off."""
+        best retrieval score (with ``xl_whole_blend`` < 1, that cosine is blended with the headline + opening
+        post's); a ``lang_anchor`` thread keeps its lift. ``rel`` unchanged when off."""
         from bolt.pipeline.dense import whole_thread_scores
 
         d, cfg = self.d, self.d.config
@@ -202,6 +203,11 @@ class MainSystem:
         with d.stage("embed"):
             cos = whole_thread_scores(query, chosen, lambda t: [s.text for s in d.thread_sentences(t, langs[t])],
                                       self._xl_encoder(), cfg.xl_whole, key)
+            b = cfg.xl_whole_blend
+            if b < 1.0:  # the headline + opening post's cosine keeps 1 - ``xl_whole_blend`` of the semantic part
+                enc = self._xl_encoder()
+                head = enc.encode([self.thread_text(t, langs[t]) for t in chosen]) @ enc.encode([query])[0]
+                cos = {t: b * cos[t] + (1 - b) * max(0.0, float(h)) for t, h in zip(chosen, head)}
         w, lift = cfg.w_thread_semantic, (1.0 if cfg.lang_anchor else 0.0)
         anchored = getattr(self, "_anchored", set())
         out = dict(rel)
