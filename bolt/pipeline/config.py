@@ -57,6 +57,13 @@ class SystemConfig:
     ``xl_dense_langs`` (comma-separated, default "arz") names the languages it searches; a language
     with more than ``xl_dense_max_threads`` threads in the index is not searched (every thread is
     encoded once per run, about 0.1 s each here: a BOLT-sized language would cost an hour).
+    Whole threads (``xl_whole`` = k > 0, needs ``xl_encoder``; 0 off, the default; docs/system.md
+    "Whole threads"): in the ``xl_whole_langs`` languages (default "cmn") a candidate thread's
+    relevance (of the ``thread_top`` best-retrieved) is ``w_thread_semantic`` x the mean of the k
+    highest multilingual-encoder cosines of the query to its sentences (every post read) + the rest
+    x its best retrieval score (``xl_whole_blend`` < 1 blends that cosine with the headline + opening
+    post's: blend x whole + (1 - blend) x headline); that relevance picks the threads expanded and gives their sentences
+    the sharp ``thread_focus``; the cross-language gate keeps its own evidence.
     Literal anchor (``lang_anchor``, default 3, off: 0; docs/system.md "Round 15"): a query token that passes
     unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
     non-English language's retrieved threads and by no English one makes that language the focus
@@ -187,6 +194,9 @@ class SystemConfig:
     xl_dense: int = 5  # docs/system.md "Dense threads" (issue 29): 0 off; main's default since session 11
     xl_dense_langs: str = "arz"  # the languages ``xl_dense`` searches (comma-separated; Arabic: session 11)
     xl_dense_max_threads: int = 2000  # a language with more threads is not searched (each is encoded once per run)
+    xl_whole: int = 0  # docs/system.md "Whole threads": 0 off; k = thread score is the mean of its k best sentence cosines
+    xl_whole_langs: str = "cmn"  # the languages ``xl_whole`` reads
+    xl_whole_blend: float = 1.0  # weight of the whole-thread cosine against the headline + opening post's
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
@@ -218,12 +228,12 @@ class SystemConfig:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
-                  "max_per_post", "weak_bullets", "thread_top", "xl_dense", "xl_dense_max_threads", "lang_anchor", "answer_bullets", "arz_clause_min", "arz_window"):
+                  "max_per_post", "weak_bullets", "thread_top", "xl_dense", "xl_dense_max_threads", "xl_whole", "lang_anchor", "answer_bullets", "arz_clause_min", "arz_window"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
                   "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "lang_floor", "lang_ratio", "xl_thread_coverage", "w_thread_semantic",
-                  "opening_weight", "asker_weight", "report_weight", "cue_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25"):
+                  "opening_weight", "asker_weight", "report_weight", "cue_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25", "xl_whole_blend"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
         for f in ("ranker_stop", "ranker_stop_rel"):
@@ -238,7 +248,7 @@ class SystemConfig:
             raise ValueError(f"need 1 <= arz_clause_min <= arz_clause_max, got {self.arz_clause_min}, {self.arz_clause_max}")
         if not 0.0 <= self.position_decay <= 10.0:
             raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
-        for name in ("xl_focus", "xl_dense_langs"):
+        for name in ("xl_focus", "xl_dense_langs", "xl_whole_langs"):
             non_english_langs(getattr(self, name), name)
         if not 0.0 <= self.thread_focus <= 10.0:
             raise ValueError(f"thread_focus must be in [0, 10], got {self.thread_focus}")
@@ -254,6 +264,12 @@ class SystemConfig:
         if not self.xl_dense or not self.xl_encoder:
             return ()
         return non_english_langs(self.xl_dense_langs, "xl_dense_langs")
+
+    def whole_langs(self) -> tuple[str, ...]:
+        """The languages ``xl_whole`` reads (empty when it is off or without ``xl_encoder``)."""
+        if not self.xl_whole or not self.xl_encoder:
+            return ()
+        return non_english_langs(self.xl_whole_langs, "xl_whole_langs")
 
     def clause_limits(self) -> dict[str, tuple[int, int]]:
         """Per language, ``(min_len, max_len)`` words of a clause for ``split_clauses`` (Arabic

@@ -52,3 +52,36 @@ def nearest_threads(query: str, lang: str, k: int, corpus, text_of: Callable[[st
     sims = mat @ encoder.encode([query])[0]
     order = sorted(range(len(ids)), key=lambda i: (-float(sims[i]), ids[i]))[:k]
     return [(ids[i], float(sims[i])) for i in order]
+
+
+_SENT_CACHE: dict[tuple, "np.ndarray"] = {}
+
+
+def whole_thread_scores(query: str, threads: list[str], sentences_of: Callable[[str], list[str]], encoder,
+                        k: int, key: tuple = ()) -> dict[str, float]:
+    """Per thread: the mean of the ``k`` highest cosines of the query to the thread's sentences
+    (``k`` = 1: the best one), every post read (``xl_whole``, issue 29). A headline and opening post
+    say little on a board where every thread shares the query's words; the reply that answers is
+    what sets the answering thread apart. Sentence vectors are kept per process, keyed by ``key``
+    (the store's file, the encoder, the clause settings) and the thread; a thread without
+    sentences scores 0."""
+    out: dict[str, float] = {}
+    if k <= 0:
+        return out
+    q = encoder.encode([query])[0]
+    for t in threads:
+        ck = (*key, t) if key else None
+        with _LOCK:
+            mat = _SENT_CACHE.get(ck) if ck is not None else None
+        if mat is None:
+            texts = sentences_of(t)
+            mat = encoder.encode(texts) if texts else None
+            if ck is not None and mat is not None:
+                with _LOCK:
+                    _SENT_CACHE[ck] = mat
+        if mat is None or not len(mat):
+            out[t] = 0.0
+            continue
+        sims = sorted((float(v) for v in mat @ q), reverse=True)[:k]
+        out[t] = max(0.0, sum(sims) / len(sims))
+    return out

@@ -182,6 +182,39 @@ class MainSystem:
             rel.update(self.xl_thread_relevance(query, [p for p in posts if p.lang in encoded]))
         return self.dense_relevance(rel, langs)
 
+    def whole_relevance(self, query: str, posts: list[CandidatePost], rel: dict[str, float]) -> dict[str, float]:
+        """``xl_whole``: in its languages, a candidate thread's relevance (of the ``thread_top``
+        best-retrieved) is ``w_thread_semantic`` x the mean of the ``xl_whole`` best encoder cosines of
+        the query to its sentences (:func:`bolt.pipeline.dense.whole_thread_scores`) + the rest x its
+        best retrieval score (with ``xl_whole_blend`` < 1, that cosine is blended with the headline + opening
+        post's); a ``lang_anchor`` thread keeps its lift. ``rel`` unchanged when off."""
+        from bolt.pipeline.dense import whole_thread_scores
+
+        d, cfg = self.d, self.d.config
+        whole = set(cfg.whole_langs())
+        if not whole:
+            return rel
+        langs, best = best_per_thread([p for p in posts if p.lang in whole])
+        chosen = top_threads(langs, best, sorted(set(langs.values())), cfg.thread_top)
+        if not chosen:
+            return rel
+        store = getattr(d.corpus, "store", d.corpus)
+        key = (str(store.path), cfg.xl_encoder, repr(cfg.clause_limits())) if hasattr(store, "raw_texts") else ()
+        with d.stage("embed"):
+            cos = whole_thread_scores(query, chosen, lambda t: [s.text for s in d.thread_sentences(t, langs[t])],
+                                      self._xl_encoder(), cfg.xl_whole, key)
+            b = cfg.xl_whole_blend
+            if b < 1.0:  # the headline + opening post's cosine keeps 1 - ``xl_whole_blend`` of the semantic part
+                enc = self._xl_encoder()
+                head = enc.encode([self.thread_text(t, langs[t]) for t in chosen]) @ enc.encode([query])[0]
+                cos = {t: b * cos[t] + (1 - b) * max(0.0, float(h)) for t, h in zip(chosen, head)}
+        w, lift = cfg.w_thread_semantic, (1.0 if cfg.lang_anchor else 0.0)
+        anchored = getattr(self, "_anchored", set())
+        out = dict(rel)
+        for t in chosen:
+            out[t] = w * cos[t] + (1 - w) * best[t] + (lift if t in anchored else 0.0)
+        return out
+
     def dense_relevance(self, rel: dict[str, float], langs: dict[str, str]) -> dict[str, float]:
         """``xl_dense``: a dense thread's relevance is at least its language's best candidate
         relevance times its relative cosine (the nearest thread ranks with the most relevant one):
@@ -250,6 +283,7 @@ class MainSystem:
         plan, posts, answer = self._candidates(query)
         trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
         gate = self._gate(plan, posts, trel, answer)
+        trel = self.whole_relevance(query, posts, trel)  # ``xl_whole``: after the gate, which keeps its evidence
         sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
         if not sents:
             return []
@@ -404,7 +438,7 @@ class MainSystem:
             for s in sents:
                 top[s.lang] = max(top.get(s.lang, 0.0), trel.get(s.thread, 0.0))
             focus = {s.thread: (trel.get(s.thread, 0.0) / top[s.lang] if top[s.lang] > 0 else 0.0) for s in sents}
-            focus_langs = cfg.focus_langs()
+            focus_langs = cfg.focus_langs() + cfg.whole_langs()
             scores = []
             for i, s in enumerate(sents):
                 # Without an embedding (Arabic/Chinese and an English-only model), the coverage of
