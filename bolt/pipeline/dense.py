@@ -15,39 +15,54 @@ from typing import TYPE_CHECKING, Callable
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-_CACHE: dict[tuple, tuple[list[str], "np.ndarray"]] = {}
+_CACHE: dict[tuple, tuple[list[str], "np.ndarray | None"]] = {}
 _LOCK = threading.Lock()
+
+
+def _store(corpus):
+    """The index's thread store behind ``corpus`` (or ``corpus`` itself), None for threads in memory."""
+    store = getattr(corpus, "store", corpus)
+    return store if hasattr(store, "raw_texts") else None
+
+
+def store_path(corpus) -> str | None:
+    """The file of the thread store behind ``corpus``: what per-process vector caches are keyed by
+    (None for threads held in memory, which rely on the encoder's own per-text cache)."""
+    store = _store(corpus)
+    return str(store.path) if store is not None else None
 
 
 def language_threads(corpus, lang: str) -> list[str]:
     """The ids of every thread of ``lang``: from the index's thread store when there is one (no
     thread parsed), else from threads held in memory, in the order they were stored."""
-    store = getattr(corpus, "store", corpus)
-    if hasattr(store, "raw_texts"):
+    store = _store(corpus)
+    if store is not None:
         return store.ids(lang)
     return [t.id for t in corpus.threads() if t.lang == lang]
 
 
 def nearest_threads(query: str, lang: str, k: int, corpus, text_of: Callable[[str], str], encoder,
-                    settings: str = "") -> list[tuple[str, float]]:
+                    settings: str = "", max_threads: int | None = None) -> list[tuple[str, float]]:
     """The ``k`` threads of ``lang`` whose text (``text_of(id)``) has the highest cosine to ``query``,
-    best first (ties by id), with that cosine. A store's thread vectors are cached for the process,
-    keyed by the store's file, ``lang``, the encoder and ``settings`` (whatever ``text_of`` depends
-    on); threads held in memory rely on the encoder's own per-text cache."""
+    best first (ties by id), with that cosine; none when ``lang`` has more than ``max_threads``
+    threads (nothing is encoded then). A store's thread vectors (or that refusal) are cached for the
+    process, keyed by the store's file, ``lang``, the encoder, ``settings`` (whatever ``text_of``
+    depends on) and ``max_threads``; threads held in memory rely on the encoder's own per-text cache."""
     if k <= 0:
         return []
-    store = getattr(corpus, "store", corpus)
-    key = (str(store.path), lang, encoder.model_id, settings) if hasattr(store, "raw_texts") else None
+    path = store_path(corpus)
+    key = (path, lang, encoder.model_id, settings, max_threads) if path is not None else None
     with _LOCK:
         hit = _CACHE.get(key) if key is not None else None
     if hit is None:
         ids = language_threads(corpus, lang)
-        hit = (ids, encoder.encode([text_of(t) for t in ids]))
+        too_many = max_threads is not None and len(ids) > max_threads
+        hit = (ids, None if too_many else encoder.encode([text_of(t) for t in ids]))
         if key is not None:
             with _LOCK:
                 _CACHE[key] = hit
     ids, mat = hit
-    if not ids:
+    if not ids or mat is None:
         return []
     sims = mat @ encoder.encode([query])[0]
     order = sorted(range(len(ids)), key=lambda i: (-float(sims[i]), ids[i]))[:k]

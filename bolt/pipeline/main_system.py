@@ -25,12 +25,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from bolt.pipeline.literal_focus import anchored_language, literal_tokens
 from bolt.pipeline.anchors import sentence_anchors
 from bolt.pipeline.candidates import CandidatePost, Sentence, clause_window
 from bolt.pipeline.forum import (content_positions, normalised, other_members, position_weight, role_weight, signatures,
                                  thread_roles)
 from bolt.pipeline.informative import SPECIFIC, informativeness, subject_words
+from bolt.pipeline.literal_focus import anchored_language, literal_tokens
 from bolt.pipeline.ranker import off_question
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, expressible, matched_concepts
@@ -74,6 +74,10 @@ class MainSystem:
         #: when a list, each topic's English candidates and their ranker features are appended to it
         #: (``scripts/train_ranker.py`` collects training data this way); None: nothing is kept
         self.collect: list | None = None
+        #: per topic (set by ``_candidates``): the ``lang_anchor`` threads, and the ``xl_dense`` threads
+        #: (thread -> cosine / its language's best)
+        self._anchored: set[str] = set()
+        self._dense: dict[str, float] = {}
 
     def learned_scores(self, plan: QueryPlan, sents: list[Sentence], scores: list[float], lexical: list[float],
                        semantic: dict[int, float], coverage: list[float], focus: dict[str, float],
@@ -188,7 +192,7 @@ class MainSystem:
         the query to its sentences (:func:`bolt.pipeline.dense.whole_thread_scores`) + the rest x its
         best retrieval score (with ``xl_whole_blend`` < 1, that cosine is blended with the headline + opening
         post's); a ``lang_anchor`` thread keeps its lift. ``rel`` unchanged when off."""
-        from bolt.pipeline.dense import whole_thread_scores
+        from bolt.pipeline.dense import store_path, whole_thread_scores
 
         d, cfg = self.d, self.d.config
         whole = set(cfg.whole_langs())
@@ -198,8 +202,8 @@ class MainSystem:
         chosen = top_threads(langs, best, sorted(set(langs.values())), cfg.thread_top)
         if not chosen:
             return rel
-        store = getattr(d.corpus, "store", d.corpus)
-        key = (str(store.path), cfg.xl_encoder, repr(cfg.clause_limits())) if hasattr(store, "raw_texts") else ()
+        store = store_path(d.corpus)
+        key = (store, cfg.xl_encoder, repr(cfg.clause_limits())) if store is not None else ()
         with d.stage("embed"):
             cos = whole_thread_scores(query, chosen, lambda t: [s.text for s in d.thread_sentences(t, langs[t])],
                                       self._xl_encoder(), cfg.xl_whole, key)
@@ -208,18 +212,23 @@ class MainSystem:
                 enc = self._xl_encoder()
                 head = enc.encode([self.thread_text(t, langs[t]) for t in chosen]) @ enc.encode([query])[0]
                 cos = {t: b * cos[t] + (1 - b) * max(0.0, float(h)) for t, h in zip(chosen, head)}
-        w, lift = cfg.w_thread_semantic, (1.0 if cfg.lang_anchor else 0.0)
-        anchored = getattr(self, "_anchored", set())
         out = dict(rel)
-        for t in chosen:
-            out[t] = w * cos[t] + (1 - w) * best[t] + (lift if t in anchored else 0.0)
+        out.update((t, self.xl_blend(cos[t], best[t], t)) for t in chosen)
         return out
+
+    def xl_blend(self, cosine: float, best: float, thread: str) -> float:
+        """A non-English thread's encoder relevance: ``w_thread_semantic`` x ``cosine`` + the rest x its
+        best retrieval score, + 1 for a ``lang_anchor`` thread (the threads that state the query's
+        literal token come first)."""
+        w = self.d.config.w_thread_semantic
+        lift = 1.0 if self.d.config.lang_anchor and thread in self._anchored else 0.0
+        return w * cosine + (1 - w) * best + lift
 
     def dense_relevance(self, rel: dict[str, float], langs: dict[str, str]) -> dict[str, float]:
         """``xl_dense``: a dense thread's relevance is at least its language's best candidate
         relevance times its relative cosine (the nearest thread ranks with the most relevant one):
         lexical coverage misses the names the lexicons lack, which is why the thread was missed."""
-        dense = getattr(self, "_dense", {})
+        dense = self._dense
         if not dense:
             return rel
         top: dict[str, float] = {}
@@ -335,7 +344,7 @@ class MainSystem:
         ``self._dense`` (thread -> cosine / its language's best cosine); every post of one that
         retrieval missed joins the candidates with that relative cosine as its retrieval score
         (dense retrieval as a second retriever, merged on one 0..1 scale)."""
-        from bolt.pipeline.dense import language_threads, nearest_threads
+        from bolt.pipeline.dense import nearest_threads
 
         d, cfg = self.d, self.d.config
         have = {p.thread for p in posts}
@@ -344,11 +353,9 @@ class MainSystem:
         for lang in d.langs:
             if lang not in searched or lang in off:
                 continue
-            if len(language_threads(d.corpus, lang)) > cfg.xl_dense_max_threads:
-                continue  # too many threads to encode in a run (``xl_dense_max_threads``)
-            with d.stage("embed"):
+            with d.stage("embed"):  # none when the language has too many threads (``xl_dense_max_threads``)
                 near = nearest_threads(query, lang, cfg.xl_dense, d.corpus, lambda t: self.thread_text(t, lang),
-                                       self._xl_encoder(), repr(cfg.clause_limits()))
+                                       self._xl_encoder(), repr(cfg.clause_limits()), cfg.xl_dense_max_threads)
             if not near or near[0][1] <= 0:
                 continue
             rank = sum(1 for p in posts if p.lang == lang)
@@ -378,7 +385,7 @@ class MainSystem:
                 pool = self.thread_coverage(plan, langs)
                 gate.update((t, c) for t, c in pool.items() if langs[t] in lexical_gate)
             # ``xl_dense``: a dense thread is the context that makes one shared concept evidence
-            for t in getattr(self, "_dense", {}):
+            for t in self._dense:
                 gate[t] = max(gate.get(t, 0.0), self.d.config.xl_thread_coverage)
         return gate
 
@@ -779,12 +786,7 @@ class MainSystem:
         with d.stage("embed"):
             enc = self._xl_encoder()
             sims = enc.encode(texts) @ enc.encode([query])[0]
-        w = cfg.w_thread_semantic
-        # ``lang_anchor``: the threads that state the query's literal token come first
-        lift = 1.0 if cfg.lang_anchor else 0.0
-        anchored = getattr(self, "_anchored", set())
-        return {t: w * max(0.0, float(c)) + (1 - w) * best[t] + (lift if t in anchored else 0.0)
-                for t, c in zip(chosen, sims)}
+        return {t: self.xl_blend(max(0.0, float(c)), best[t], t) for t, c in zip(chosen, sims)}
 
     def unfocused_languages(self, query: str, posts: list[CandidatePost],
                             top: dict[str, float] | None = None) -> set[str]:

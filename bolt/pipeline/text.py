@@ -46,8 +46,6 @@ def content_words(query: str) -> list[str]:
     return words
 
 
-
-
 def normalize_arabic(text: str) -> str:
     """The index's Egyptian Arabic normalisation (``indexing.analysis``), so spellings agree."""
     from indexing.analysis import normalize_arabic as _norm
