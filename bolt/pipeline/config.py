@@ -64,6 +64,13 @@ class SystemConfig:
     x its best retrieval score (``xl_whole_blend`` < 1 blends that cosine with the headline + opening
     post's: blend x whole + (1 - blend) x headline); that relevance picks the threads expanded and gives their sentences
     the sharp ``thread_focus``; the cross-language gate keeps its own evidence.
+    Thread sweep (``xl_sweep`` = k > 0, needs ``xl_encoder``; 0 off; docs/system.md "Thread sweep"): in
+    the ``xl_sweep_langs`` languages (default "cmn") with at most ``xl_dense_max_threads`` threads,
+    every thread is scored by :func:`bolt.pipeline.dense.sweep_scores` (headline cosine, its best
+    sentences' cosines, its retrieval score, less a length term); the k best join the candidates
+    (every post; they count as covering the query for the cross-language gate) and every candidate
+    thread's relevance there is that score, which picks the threads expanded and gives their
+    sentences the sharp ``thread_focus``.
     Literal anchor (``lang_anchor``, default 3, off: 0; docs/system.md "Round 15"): a query token that passes
     unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
     non-English language's retrieved threads and by no English one makes that language the focus
@@ -197,6 +204,8 @@ class SystemConfig:
     xl_whole: int = 0  # docs/system.md "Whole threads": 0 off; k = thread score is the mean of its k best sentence cosines
     xl_whole_langs: str = "cmn"  # the languages ``xl_whole`` reads
     xl_whole_blend: float = 1.0  # weight of the whole-thread cosine against the headline + opening post's
+    xl_sweep: int = 0  # docs/system.md "Thread sweep" (session 12): 0 off; k = the k best-swept threads join the candidates
+    xl_sweep_langs: str = "cmn"  # the languages ``xl_sweep`` scores every thread of
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1
@@ -228,7 +237,7 @@ class SystemConfig:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
-                  "max_per_post", "weak_bullets", "thread_top", "xl_dense", "xl_dense_max_threads", "xl_whole", "lang_anchor", "answer_bullets", "arz_clause_min", "arz_window"):
+                  "max_per_post", "weak_bullets", "thread_top", "xl_dense", "xl_dense_max_threads", "xl_whole", "xl_sweep", "lang_anchor", "answer_bullets", "arz_clause_min", "arz_window"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
@@ -248,28 +257,32 @@ class SystemConfig:
             raise ValueError(f"need 1 <= arz_clause_min <= arz_clause_max, got {self.arz_clause_min}, {self.arz_clause_max}")
         if not 0.0 <= self.position_decay <= 10.0:
             raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
-        for name in ("xl_focus", "xl_dense_langs", "xl_whole_langs"):
+        for name in ("xl_focus", "xl_dense_langs", "xl_whole_langs", "xl_sweep_langs"):
             non_english_langs(getattr(self, name), name)
         if not 0.0 <= self.thread_focus <= 10.0:
             raise ValueError(f"thread_focus must be in [0, 10], got {self.thread_focus}")
 
+    def _langs(self, on: bool, name: str) -> tuple[str, ...]:
+        """The languages named by option ``name`` when ``on`` and there is an ``xl_encoder``, else ()."""
+        if not on or not self.xl_encoder:
+            return ()
+        return non_english_langs(getattr(self, name), name)
+
     def focus_langs(self) -> tuple[str, ...]:
         """The languages of ``xl_focus`` (empty when off or without ``xl_encoder``)."""
-        if not self.xl_encoder:
-            return ()
-        return non_english_langs(self.xl_focus, "xl_focus")
+        return self._langs(True, "xl_focus")
 
     def dense_langs(self) -> tuple[str, ...]:
         """The languages ``xl_dense`` searches (empty when it is off or without ``xl_encoder``)."""
-        if not self.xl_dense or not self.xl_encoder:
-            return ()
-        return non_english_langs(self.xl_dense_langs, "xl_dense_langs")
+        return self._langs(self.xl_dense > 0, "xl_dense_langs")
 
     def whole_langs(self) -> tuple[str, ...]:
         """The languages ``xl_whole`` reads (empty when it is off or without ``xl_encoder``)."""
-        if not self.xl_whole or not self.xl_encoder:
-            return ()
-        return non_english_langs(self.xl_whole_langs, "xl_whole_langs")
+        return self._langs(self.xl_whole > 0, "xl_whole_langs")
+
+    def sweep_langs(self) -> tuple[str, ...]:
+        """The languages ``xl_sweep`` scores every thread of (empty when it is off or without ``xl_encoder``)."""
+        return self._langs(self.xl_sweep > 0, "xl_sweep_langs")
 
     def clause_limits(self) -> dict[str, tuple[int, int]]:
         """Per language, ``(min_len, max_len)`` words of a clause for ``split_clauses`` (Arabic

