@@ -62,7 +62,7 @@ def test_sweep_scores_are_the_weighted_sum_of_their_parts(searcher):
 def test_swept_threads_join_the_candidates_and_their_score_is_their_relevance(searcher):
     from bolt.pipeline.main_system import MainSystem
 
-    off = MainSystem(distiller(searcher, lang_anchor=0))
+    off = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=0))
     plan, posts, _ = off._candidates(QUERY)
     assert off._sweep == {} and off.sweep_relevance(posts, {"x": 1.0}) == {"x": 1.0}  # off: untouched
     retrieved = {p.thread for p in posts}
@@ -101,7 +101,8 @@ def test_a_language_with_too_many_threads_is_not_swept(searcher):
 def test_xl_sweep_settings_are_checked():
     from bolt.pipeline import SystemConfig
 
-    assert SystemConfig().sweep_langs() == ()  # off by default
+    assert SystemConfig().xl_sweep == 5 and SystemConfig().sweep_langs() == ("cmn",)  # main's default
+    assert SystemConfig(xl_sweep=0).sweep_langs() == ()
     assert SystemConfig(xl_sweep=5).sweep_langs() == ("cmn",)
     assert SystemConfig(xl_sweep=5, xl_sweep_langs="arz,cmn").sweep_langs() == ("arz", "cmn")
     assert SystemConfig(xl_sweep=5, xl_encoder=None).sweep_langs() == ()
@@ -117,7 +118,7 @@ def test_no_sweep_when_the_answer_is_in_another_language(searcher):
     from bolt.pipeline.main_system import MainSystem
 
     query = "How do I sell used shoes on eBay faster?"
-    off = MainSystem(distiller(searcher, lang_anchor=0))
+    off = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=0))
     on = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))
     _, before, answer = off._candidates(query)
     _, after, _ = on._candidates(query)

@@ -29,6 +29,7 @@ searcher = thread_index_fixture("whole", THREADS)
 
 
 def distiller(searcher, **kw):
+    kw.setdefault("xl_sweep", 0)  # the whole-thread relevance alone, without the sweep's
     return distiller_for(searcher, cmn_names=False, **kw)
 
 

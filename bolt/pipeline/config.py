@@ -64,7 +64,7 @@ class SystemConfig:
     x its best retrieval score (``xl_whole_blend`` < 1 blends that cosine with the headline + opening
     post's: blend x whole + (1 - blend) x headline); that relevance picks the threads expanded and gives their sentences
     the sharp ``thread_focus``; the cross-language gate keeps its own evidence.
-    Thread sweep (``xl_sweep`` = k > 0, needs ``xl_encoder``; 0 off; docs/system.md "Thread sweep"): in
+    Thread sweep (``xl_sweep`` = k > 0, needs ``xl_encoder``; default 5 since session 12, 0 off; docs/system.md "Thread sweep"): in
     the ``xl_sweep_langs`` languages (default "cmn") with at most ``xl_dense_max_threads`` threads,
     every thread is scored by :func:`bolt.pipeline.dense.sweep_scores` (headline cosine, its best
     sentences' cosines, its retrieval score, less a length term); the k best join the candidates
@@ -204,7 +204,7 @@ class SystemConfig:
     xl_whole: int = 0  # docs/system.md "Whole threads": 0 off; k = thread score is the mean of its k best sentence cosines
     xl_whole_langs: str = "cmn"  # the languages ``xl_whole`` reads
     xl_whole_blend: float = 1.0  # weight of the whole-thread cosine against the headline + opening post's
-    xl_sweep: int = 0  # docs/system.md "Thread sweep" (session 12): 0 off; k = the k best-swept threads join the candidates
+    xl_sweep: int = 5  # docs/system.md "Thread sweep": main's default by its session-12 rule; 0 off; the k best join the candidates
     xl_sweep_langs: str = "cmn"  # the languages ``xl_sweep`` scores every thread of
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
