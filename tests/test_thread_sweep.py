@@ -126,3 +126,45 @@ def test_no_sweep_when_the_answer_is_in_another_language(searcher):
     assert on._sweep == {} and on._swept == set()
     assert after == before
     assert [b.text for b in on.distill(query)] == [b.text for b in off.distill(query)]
+
+
+def _stages(m, query: str):
+    """``MainSystem.distill``'s stages up to the clusters, kept for inspection."""
+    plan, posts, answer = m._candidates(query)
+    trel = m.thread_relevance(query, plan, posts)
+    gate = m._gate(plan, posts, trel, answer)
+    trel = m.sweep_relevance(posts, trel)
+    sents = m.d.sentences(m.expand(posts, trel), questions=not m.d.config.drop_questions)
+    ev = m._evidence(query, plan, sents)
+    m._embed(query, ev, trel, answer)
+    m._score(plan, ev, trel)
+    order, best, lang_best, cut, clusters = m._cluster(ev)
+    return plan, ev, gate, lang_best, cut, clusters
+
+
+def test_xl_sweep_read_reads_the_swept_sentences_with_the_encoder(searcher):
+    """``xl_sweep_read``: a swept-language sentence's semantic half is the encoder's cosine to the
+    query (without it, Chinese sentences have none: coverage stands in), and the best swept thread's
+    sentences pass the cross-language gate without a shared concept."""
+    from bolt.pipeline.main_system import MainSystem
+
+    plain = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))
+    read = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_read=True))
+    _, ev0, *_ = _stages(plain, QUERY)
+    plan, ev, gate, lang_best, cut, clusters = _stages(read, QUERY)
+    enc = read._xl_encoder()
+    q = enc.encode([QUERY])[0]
+    cmn = [i for i, s in enumerate(ev.sents) if s.lang == "cmn"]
+    assert cmn and not any(i in ev0.semantic for i, s in enumerate(ev0.sents) if s.lang == "cmn")
+    for i in cmn:
+        assert ev.semantic[i] == pytest.approx(max(0.0, float(enc.encode([ev.sents[i].text])[0] @ q)), abs=1e-6)
+    # with no concept matched anywhere, only the best swept thread's sentences pass the gate
+    ev.matched = [frozenset()] * len(ev.sents)
+    above, extra = read._admit(plan, ev, gate, lang_best, cut, clusters)
+    best = max(read._sweep, key=lambda t: read._sweep[t])
+    heads = {ev.sents[c.head].thread for c in above + extra}
+    assert heads and heads <= {best}
+    ev0_plain = _stages(plain, QUERY)
+    ev0_plain[1].matched = [frozenset()] * len(ev0_plain[1].sents)
+    above0, extra0 = plain._admit(*ev0_plain)
+    assert not [c for c in above0 + extra0 if ev0_plain[1].sents[c.head].lang == "cmn"]

@@ -81,6 +81,7 @@ class MainSystem:
         self._dense: dict[str, float] = {}
         self._sweep: dict[str, float] = {}
         self._swept: set[str] = set()
+        self._swept_lang: str | None = None
 
     def learned_scores(self, plan: QueryPlan, sents: list[Sentence], scores: list[float], lexical: list[float],
                        semantic: dict[int, float], coverage: list[float], focus: dict[str, float],
@@ -335,7 +336,7 @@ class MainSystem:
         if cfg.lang_anchor >= 2 and self._anchored:
             # the threads that state the query's identifier are what the query names: the rest go
             posts = [p for p in posts if p.thread in self._anchored]
-        self._dense, self._sweep, self._swept = {}, {}, set()
+        self._dense, self._sweep, self._swept, self._swept_lang = {}, {}, set(), None
         if cfg.dense_langs() and not (cfg.lang_anchor >= 2 and self._anchored):
             posts = self.join_dense(query, posts, off)
         answer = max(top, key=lambda lg: (top[lg], lg)) if top else None
@@ -399,7 +400,7 @@ class MainSystem:
             scores = sweep_scores(query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
                                   lambda t: [s.text for s in d.thread_sentences(t, lang)], best,
                                   self._xl_encoder(), key)
-        self._sweep = scores
+        self._sweep, self._swept_lang = scores, lang
         if not join:
             return posts
         have = {p.thread for p in posts}
@@ -491,6 +492,9 @@ class MainSystem:
                     ev.semantic[i] = max(0.0, float(mat[row] @ q))
             if cfg.xl_semantic:
                 ev.semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, answer))
+            if cfg.xl_sweep_read and self._sweep:
+                ev.semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, self._swept_lang,
+                                                               (self._swept_lang,)))
 
     def _score(self, plan: QueryPlan, ev: TopicEvidence, trel: dict[str, float]) -> None:
         """``ev.scores``: relevance (lexical and semantic evidence, the thread's relevance relative to
@@ -612,7 +616,9 @@ class MainSystem:
         per_post: dict[tuple[str, str], int] = {}
         for c in clusters:  # best first
             head = sents[c.head]
-            if head.lang != "eng" and not (cfg.lang_anchor >= 3 and head.thread in self._anchored) \
+            # ``xl_sweep_read``: the swept thread that answers is the context, as an anchored thread is
+            swept_focus = cfg.xl_sweep_read and head.thread in self._sweep and focus.get(head.thread, 0.0) >= 1.0
+            if head.lang != "eng" and not (cfg.lang_anchor >= 3 and head.thread in self._anchored) and not swept_focus \
                     and not self.cross_language_evidence(plan, head, ev.matched[c.head],
                                                                         gate.get(head.thread, 0.0)):
                 continue
@@ -810,15 +816,17 @@ class MainSystem:
         return out, sents, scores
 
     def xl_sentence_similarity(self, query: str, sents: list[Sentence], lexical: list[float],
-                               trel: dict[str, float], prior: list[float], answer: str | None) -> dict[int, float]:
-        """Per candidate sentence of an ``xl_focus`` language that is the language of the ``answer``
-        (the ``embed_top`` most promising, ordered as English ones are): the multilingual encoder's
-        cosine to the English query, the semantic half of its score in place of lexical coverage.
-        Only there: the encoder's cosine of a short reply is noisy, and in a language that does not
-        hold the answer it lets replies about something else outrank the answer's language."""
+                               trel: dict[str, float], prior: list[float], answer: str | None,
+                               langs: tuple[str, ...] | None = None) -> dict[int, float]:
+        """Per candidate sentence of an ``xl_focus`` language (or of ``langs``) that is the language of
+        the ``answer`` (the ``embed_top`` most promising, ordered as English ones are): the
+        multilingual encoder's cosine to the English query, the semantic half of its score in place of
+        lexical coverage. Only there: the encoder's cosine of a short reply is noisy, and in a
+        language that does not hold the answer it lets replies about something else outrank the
+        answer's language."""
         cfg = self.d.config
         out: dict[int, float] = {}
-        for lang in (lg for lg in cfg.focus_langs() if lg == answer):
+        for lang in (lg for lg in (cfg.focus_langs() if langs is None else langs) if lg == answer):
             mine = [i for i, s in enumerate(sents) if s.lang == lang]
             mine.sort(key=lambda i: (-(lexical[i] + trel.get(sents[i].thread, 0.0) + sents[i].retrieval) * prior[i],
                                      sentence_key(sents[i])))
