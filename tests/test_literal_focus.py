@@ -76,7 +76,10 @@ def test_lang_anchor_3_lets_the_anchored_threads_replies_through_the_gate(search
     from bolt.pipeline import Distiller, SystemConfig
 
     reply = "中國 客戶 砍單，毛利 下滑。"  # answers why without a word of the query
-    texts = {n: [b.text for b in Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=n)).distill(QUERY)]
+    # without the thread sweep, whose reading (``xl_sweep_read``) lets its best thread's replies through
+    # the gate too (tests/test_thread_sweep.py)
+    texts = {n: [b.text for b in Distiller(searcher, searcher.corpus,
+                                           SystemConfig(lang_anchor=n, xl_sweep=0)).distill(QUERY)]
              for n in (1, 2, 3)}
     assert reply not in texts[1] and reply not in texts[2]
     assert reply in texts[3]

@@ -102,6 +102,7 @@ def test_xl_sweep_settings_are_checked():
     from bolt.pipeline import SystemConfig
 
     assert SystemConfig().xl_sweep == 5 and SystemConfig().sweep_langs() == ("cmn",)  # main's default
+    assert SystemConfig().xl_sweep_read is True
     assert SystemConfig(xl_sweep=0).sweep_langs() == ()
     assert SystemConfig(xl_sweep=5).sweep_langs() == ("cmn",)
     assert SystemConfig(xl_sweep=5, xl_sweep_langs="arz,cmn").sweep_langs() == ("arz", "cmn")
@@ -148,8 +149,8 @@ def test_xl_sweep_read_reads_the_swept_sentences_with_the_encoder(searcher):
     sentences pass the cross-language gate without a shared concept."""
     from bolt.pipeline.main_system import MainSystem
 
-    plain = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))
-    read = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_read=True))
+    plain = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_read=False))
+    read = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))  # main's default: xl_sweep_read=True
     _, ev0, *_ = _stages(plain, QUERY)
     plan, ev, gate, lang_best, cut, clusters = _stages(read, QUERY)
     enc = read._xl_encoder()

@@ -73,7 +73,8 @@ class SystemConfig:
     sentences the sharp ``thread_focus``. With ``xl_sweep_read`` the swept language's candidate
     sentences (the ``embed_top`` most promising) have the encoder's cosine to the query as their
     semantic half (as ``xl_semantic`` does for ``xl_focus``), and those of its best thread pass the
-    cross-language gate without a shared concept (its replies answer in their own words).
+    cross-language gate without a shared concept (its replies answer in their own words); on by
+    default since session 12 (its pre-set rule).
     Literal anchor (``lang_anchor``, default 3, off: 0; docs/system.md "Round 15"): a query token that passes
     unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
     non-English language's retrieved threads and by no English one makes that language the focus
@@ -209,7 +210,7 @@ class SystemConfig:
     xl_whole_blend: float = 1.0  # weight of the whole-thread cosine against the headline + opening post's
     xl_sweep: int = 5  # docs/system.md "Thread sweep": main's default by its session-12 rule; 0 off; the k best join the candidates
     xl_sweep_langs: str = "cmn"  # the languages ``xl_sweep`` scores every thread of
-    xl_sweep_read: bool = False  # docs/system.md "Thread sweep": the swept language's sentences read by the encoder
+    xl_sweep_read: bool = True  # docs/system.md "Thread sweep": the swept language's sentences read by the encoder (default by its session-12 rule)
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
     cmn_latin_weight: int = 1

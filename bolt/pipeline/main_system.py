@@ -196,7 +196,7 @@ class MainSystem:
         the query to its sentences (:func:`bolt.pipeline.dense.whole_thread_scores`) + the rest x its
         best retrieval score (with ``xl_whole_blend`` < 1, that cosine is blended with the headline + opening
         post's); a ``lang_anchor`` thread keeps its lift. ``rel`` unchanged when off."""
-        from bolt.pipeline.dense import store_path, whole_thread_scores
+        from bolt.pipeline.dense import whole_thread_scores
 
         d, cfg = self.d, self.d.config
         whole = set(cfg.whole_langs())
@@ -206,11 +206,9 @@ class MainSystem:
         chosen = top_threads(langs, best, sorted(set(langs.values())), cfg.thread_top)
         if not chosen:
             return rel
-        store = store_path(d.corpus)
-        key = (store, cfg.xl_encoder, repr(cfg.clause_limits())) if store is not None else ()
         with d.stage("embed"):
             cos = whole_thread_scores(query, chosen, lambda t: [s.text for s in d.thread_sentences(t, langs[t])],
-                                      self._xl_encoder(), cfg.xl_whole, key)
+                                      self._xl_encoder(), cfg.xl_whole, self._sentence_cache_key())
             b = cfg.xl_whole_blend
             if b < 1.0:  # the headline + opening post's cosine keeps 1 - ``xl_whole_blend`` of the semantic part
                 enc = self._xl_encoder()
@@ -370,13 +368,27 @@ class MainSystem:
             rank = sum(1 for p in posts if p.lang == lang)
             for tid, c in near:
                 self._dense[tid] = max(0.0, c) / near[0][1]
-                th = d.thread(tid)
-                if tid in have or th is None:
-                    continue
-                for post in th.posts:
-                    out.append(CandidatePost(tid, post.id, lang, 0.0, rank, self._dense[tid]))
-                    rank += 1
+                if tid not in have:
+                    joined = self.thread_candidates(tid, lang, rank, self._dense[tid])
+                    out += joined
+                    rank += len(joined)
         return out
+
+    def thread_candidates(self, thread_id: str, lang: str, rank: int, score: float) -> list[CandidatePost]:
+        """Every post of a thread a second retriever found (``xl_dense``, ``xl_sweep``) as candidates:
+        ranks from ``rank`` on, ``score`` (0..1, relative to that retriever's best) as retrieval score."""
+        th = self.d.thread(thread_id)
+        return [CandidatePost(thread_id, post.id, lang, 0.0, rank + i, score)
+                for i, post in enumerate(th.posts if th is not None else ())]
+
+    def _sentence_cache_key(self) -> tuple:
+        """What per-process sentence vectors are kept by (store file, encoder, clause settings); ()
+        for threads held in memory."""
+        from bolt.pipeline.dense import store_path
+
+        cfg = self.d.config
+        store = store_path(self.d.corpus)
+        return (store, cfg.xl_encoder, repr(cfg.clause_limits())) if store is not None else ()
 
     def join_sweep(self, query: str, posts: list[CandidatePost], lang: str, join: bool = True) -> list[CandidatePost]:
         """``xl_sweep``, in the language of the answer (``lang``, one of ``xl_sweep_langs``: the language
@@ -387,19 +399,17 @@ class MainSystem:
         candidates with its score relative to the best as retrieval score (``self._swept``); with
         ``join`` False none joins (the candidates are the ``lang_anchor`` threads: the sweep only
         orders them)."""
-        from bolt.pipeline.dense import language_threads, store_path, sweep_scores
+        from bolt.pipeline.dense import language_threads, sweep_scores
 
         d, cfg = self.d, self.d.config
         ids = language_threads(d.corpus, lang)
         if not ids or len(ids) > cfg.xl_dense_max_threads:
             return posts
         _, best = best_per_thread(posts)
-        store = store_path(d.corpus)
-        key = (store, cfg.xl_encoder, repr(cfg.clause_limits())) if store is not None else ()
         with d.stage("embed"):
             scores = sweep_scores(query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
                                   lambda t: [s.text for s in d.thread_sentences(t, lang)], best,
-                                  self._xl_encoder(), key)
+                                  self._xl_encoder(), self._sentence_cache_key())
         self._sweep, self._swept_lang = scores, lang
         if not join:
             return posts
@@ -410,13 +420,10 @@ class MainSystem:
         rank = sum(1 for p in posts if p.lang == lang)
         for tid in ranked:
             self._swept.add(tid)
-            th = d.thread(tid)
-            if tid in have or th is None:
-                continue
-            rel = max(0.0, scores[tid]) / top if top > 0 else 0.0
-            for post in th.posts:
-                out.append(CandidatePost(tid, post.id, lang, 0.0, rank, rel))
-                rank += 1
+            if tid not in have:
+                joined = self.thread_candidates(tid, lang, rank, max(0.0, scores[tid]) / top if top > 0 else 0.0)
+                out += joined
+                rank += len(joined)
         return out
 
     def sweep_relevance(self, posts: list[CandidatePost], rel: dict[str, float]) -> dict[str, float]:
