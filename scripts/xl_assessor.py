@@ -209,7 +209,8 @@ def main(argv=None) -> int:
             before.setdefault(r["key"], set()).add(r["facet"])
     shipped = CrossModel("crosslingual-lr-xl-dev", {k: v[0] for k, v in models.items()},
                          {k: v[1] for k, v in models.items()}, {k: v[2] for k, v in models.items()},
-                         {"fitted_on": f"{Path(args.topics).name}: {len(topics)} topics, {len(rows)} (bullet, facet) pairs "
+                         {"fitted_on": f"{Path(args.topics).name}: {len({r['topic'] for r in rows})} topics with judged bullets, "
+                          f"{len(rows)} (bullet, facet) pairs "
                           "from careful blind judgments", "held_out_by": "scripts/xl_assessor.py (leave one topic out)"})
     insample: dict[tuple, set] = {}
     for r in rows:
