@@ -169,3 +169,33 @@ def test_xl_sweep_read_reads_the_swept_sentences_with_the_encoder(searcher):
     ev0_plain[1].matched = [frozenset()] * len(ev0_plain[1].sents)
     above0, extra0 = plain._admit(*ev0_plain)
     assert not [c for c in above0 + extra0 if ev0_plain[1].sents[c.head].lang == "cmn"]
+
+
+def _sweep_weights_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "sweep_weights.py"
+    spec = importlib.util.spec_from_file_location("sweep_weights", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_sweep_weights_script_scores_and_counts_by_hand(tmp_path, capsys):
+    """``scripts/sweep_weights.py``: the score is the shipped weighted sum; a topic counts when its
+    answering thread ranks first, and its reciprocal rank otherwise; absent inputs skip."""
+    from bolt.pipeline.dense import SWEEP_WEIGHTS
+
+    mod = _sweep_weights_script()
+    parts = {"head": 0.4, "best3": 0.6, "best": 0.8, "n": 9}
+    shipped = {"headline": SWEEP_WEIGHTS.headline, "best3": SWEEP_WEIGHTS.best3,
+               "retrieval": SWEEP_WEIGHTS.retrieval, "length": SWEEP_WEIGHTS.length}
+    # 0.5 x 0.4 + 0.6 + 0.25 x 0.8 - 0.02 x ln 10 = 0.2 + 0.6 + 0.2 - 0.046052 = 0.953948
+    assert mod.score(parts, shipped) == pytest.approx(0.953948, abs=1e-6)
+    topics = [{"answer": {"a"}, "threads": {"a": {"s": 0.9}, "b": {"s": 0.5}}},
+              {"answer": {"b"}, "threads": {"a": {"s": 0.9}, "b": {"s": 0.5}, "c": {"s": 0.1}}}]
+    first, rr = mod.hits(topics, lambda x: x["s"])
+    assert (first, rr) == (1, pytest.approx(1.5))  # first topic: rank 1; second: rank 2 (1/2)
+    assert mod.main(["--index", str(tmp_path / "no-index"), "--topics", str(tmp_path / "t.xml")]) == 0
+    assert "skipped: not found" in capsys.readouterr().out
