@@ -3,7 +3,7 @@
 
 No judgments are needed: a topic's nuggets name the thread that answers it. For every topic of one
 language (``--lang``, default Chinese) every thread of that language is scored by the parts of
-:func:`bolt.pipeline.dense.sweep_scores` (headline cosine, the mean of the 3 best sentence cosines,
+:func:`bolt.pipeline.dense.sweep_parts` (headline cosine, the mean of the 3 best sentence cosines,
 the thread's best retrieval score under ``main(xl_sweep=0)``, ln(1 + sentences)). A grid over the
 weights is searched: for each round (``benchmarks.run.DEV_SETS['xl']``), the weights that rank an
 answering thread first most often on the other rounds (ties: mean reciprocal rank) are applied to
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import os
 import sys
 from pathlib import Path
@@ -27,10 +26,11 @@ GRID = {"headline": (0, 0.5, 1), "best3": (0, 0.5, 1, 2), "retrieval": (0, 0.25,
 """The weights searched (fixed before any held-out figure was seen; session 12)."""
 
 
-def score(parts: dict, w: dict) -> float:
-    """A thread's sweep score under weights ``w`` (the sum of :func:`bolt.pipeline.dense.sweep_scores`)."""
-    return (w["headline"] * parts["head"] + w["best3"] * parts["best3"] + w["retrieval"] * parts["best"]
-            - w["length"] * math.log1p(parts["n"]))
+def score(parts, w: dict) -> float:
+    """A thread's sweep score (:func:`bolt.pipeline.dense.sweep_score`) under the weights ``w`` of ``GRID``."""
+    from bolt.pipeline.dense import SweepWeights, sweep_score
+
+    return sweep_score(parts, SweepWeights(**w))
 
 
 def hits(topics: list[dict], key) -> tuple[int, float]:
@@ -46,11 +46,11 @@ def hits(topics: list[dict], key) -> tuple[int, float]:
 
 
 def collect(args) -> list[dict]:
-    """Per topic of ``--lang`` (up to ``--last``): every thread's sweep parts and main's relevance."""
-    import numpy as np
-
+    """Per topic of ``--lang`` (up to ``--last``): every thread's sweep parts, as main computes them
+    (:func:`bolt.pipeline.dense.sweep_parts`), and main's relevance without the sweep (-1: not a
+    candidate)."""
     from bolt.pipeline.config import parse_config
-    from bolt.pipeline.dense import language_threads
+    from bolt.pipeline.dense import language_threads, sweep_parts
     from bolt.pipeline.main_system import best_per_thread
     from bolt.pipeline.run import make_distiller
     from bolt.pipeline.systems import SYSTEM_CLASSES
@@ -59,10 +59,7 @@ def collect(args) -> list[dict]:
     cfg = parse_config("main(xl_sweep=0)")
     d = make_distiller(args.index, cfg)
     m = SYSTEM_CLASSES[cfg.name](d)
-    enc = m._xl_encoder()
     ids = language_threads(d.corpus, args.lang)
-    sents = {t: enc.encode([s.text for s in d.thread_sentences(t, args.lang)]) for t in ids}
-    heads = dict(zip(ids, enc.encode([getattr(d.thread(t), "headline", "") or "" for t in ids])))
     out = []
     for topic in read_topics(args.topics):
         answer = {n.post for f in topic.facets for n in f.nuggets}
@@ -71,12 +68,10 @@ def collect(args) -> list[dict]:
         plan, posts, _ = m._candidates(topic.query)
         rel = m.thread_relevance(topic.query, plan, posts)
         _, best = best_per_thread(posts)
-        q = enc.encode([topic.query])[0]
-        threads = {}
-        for t in ids:
-            cos = sorted((float(v) for v in sents[t] @ q), reverse=True)[:3] if len(sents[t]) else [0.0]
-            threads[t] = {"head": float(np.dot(heads[t], q)), "best3": sum(cos) / len(cos), "best": best.get(t, 0.0),
-                          "n": len(sents[t]), "rel": rel.get(t, -1.0) if t in best else -1.0}
+        parts = sweep_parts(topic.query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
+                            lambda t: [s.text for s in d.thread_sentences(t, args.lang)], best, m._xl_encoder(),
+                            m._sentence_cache_key())
+        threads = {t: {"parts": p, "rel": rel.get(t, -1.0) if t in best else -1.0} for t, p in parts.items()}
         out.append({"topic": topic.topic_id, "answer": answer, "threads": threads})
     return out
 
@@ -102,8 +97,8 @@ def main(argv=None) -> int:
     for rnd in sorted({round_name(t["topic"], rounds) for t in topics}, key=lambda r: [n for n, _ in rounds].index(r)):
         train = [t for t in topics if round_name(t["topic"], rounds) != rnd]
         test = [t for t in topics if round_name(t["topic"], rounds) == rnd]
-        w = max(grid, key=lambda w: hits(train, lambda x: score(x, w)))
-        h, _ = hits(test, lambda x: score(x, w))
+        w = max(grid, key=lambda w: hits(train, lambda x: score(x["parts"], w)))
+        h, _ = hits(test, lambda x: score(x["parts"], w))
         total += h
         print(f"{rnd}: {len(test)} topics, weights {w}, answering thread first in {h}")
     main_first, _ = hits(topics, lambda x: x["rel"])

@@ -185,10 +185,10 @@ def _sweep_weights_script():
 def test_sweep_weights_script_scores_and_counts_by_hand(tmp_path, capsys):
     """``scripts/sweep_weights.py``: the score is the shipped weighted sum; a topic counts when its
     answering thread ranks first, and its reciprocal rank otherwise; absent inputs skip."""
-    from bolt.pipeline.dense import SWEEP_WEIGHTS
+    from bolt.pipeline.dense import SWEEP_WEIGHTS, SweepParts
 
     mod = _sweep_weights_script()
-    parts = {"head": 0.4, "best3": 0.6, "best": 0.8, "n": 9}
+    parts = SweepParts(headline=0.4, best3=0.6, retrieval=0.8, sentences=9)
     shipped = {"headline": SWEEP_WEIGHTS.headline, "best3": SWEEP_WEIGHTS.best3,
                "retrieval": SWEEP_WEIGHTS.retrieval, "length": SWEEP_WEIGHTS.length}
     # 0.5 x 0.4 + 0.6 + 0.25 x 0.8 - 0.02 x ln 10 = 0.2 + 0.6 + 0.2 - 0.046052 = 0.953948

@@ -141,24 +141,46 @@ class SweepWeights:
 SWEEP_WEIGHTS = SweepWeights()
 
 
+@dataclass(frozen=True)
+class SweepParts:
+    """What a thread's sweep score is made of (``scripts/sweep_weights.py`` chooses the weights on them)."""
+
+    headline: float  # cosine of the query to the headline
+    best3: float  # mean of the 3 highest cosines of the query to the thread's sentences (0 without any)
+    retrieval: float  # the thread's best retrieval score (0 when retrieval missed it)
+    sentences: int  # how many sentences the thread has
+
+
+def sweep_score(p: SweepParts, w: SweepWeights = SWEEP_WEIGHTS) -> float:
+    """``w.headline`` x headline cosine + ``w.best3`` x best-3 mean + ``w.retrieval`` x retrieval score
+    - ``w.length`` x ln(1 + sentences)."""
+    import math
+
+    return w.headline * p.headline + w.best3 * p.best3 + w.retrieval * p.retrieval - w.length * math.log1p(p.sentences)
+
+
+def sweep_parts(query: str, threads: list[str], headline_of: Callable[[str], str],
+                sentences_of: Callable[[str], list[str]], retrieval: dict[str, float], encoder,
+                key: tuple = ()) -> dict[str, SweepParts]:
+    """Per thread: the parts of its sweep score (:class:`SweepParts`); headlines and sentence vectors
+    are kept per process by ``key`` (see :func:`sentence_matrix`)."""
+    q = encoder.encode([query])[0]
+    heads = encoder.encode([_headline(t, headline_of, key) for t in threads]) @ q if threads else []
+    out: dict[str, SweepParts] = {}
+    for t, h in zip(threads, heads):
+        mat = sentence_matrix(t, sentences_of, encoder, key)
+        top = sorted((float(v) for v in mat @ q), reverse=True)[:3] if mat is not None else [0.0]
+        out[t] = SweepParts(float(h), sum(top) / len(top), retrieval.get(t, 0.0), 0 if mat is None else len(mat))
+    return out
+
+
 def sweep_scores(query: str, threads: list[str], headline_of: Callable[[str], str],
                  sentences_of: Callable[[str], list[str]], retrieval: dict[str, float], encoder,
                  key: tuple = (), w: SweepWeights = SWEEP_WEIGHTS) -> dict[str, float]:
-    """Per thread (every thread of a language, ``xl_sweep``): ``w.headline`` x cos(query, headline) +
-    ``w.best3`` x the mean of its 3 best sentence cosines + ``w.retrieval`` x its best retrieval score
-    - ``w.length`` x ln(1 + its sentences). On a one-subject board (every thread about stocks) the
-    translated words reach many threads and miss the one that answers; the encoder over every
-    sentence finds the reply that answers, the headline says what the thread is about, and the
-    length term keeps long chatter threads from winning by their size alone."""
-    import math
-
-    q = encoder.encode([query])[0]
-    heads = encoder.encode([_headline(t, headline_of, key) for t in threads]) @ q if threads else []
-    out: dict[str, float] = {}
-    for t, h in zip(threads, heads):
-        mat = sentence_matrix(t, sentences_of, encoder, key)
-        n = 0 if mat is None else len(mat)
-        top = sorted((float(v) for v in mat @ q), reverse=True)[:3] if mat is not None else [0.0]
-        out[t] = (w.headline * float(h) + w.best3 * sum(top) / len(top) + w.retrieval * retrieval.get(t, 0.0)
-                  - w.length * math.log1p(n))
-    return out
+    """Per thread (every thread of a language, ``xl_sweep``): its :func:`sweep_score`. On a one-subject
+    board (every thread about stocks) the translated words reach many threads and miss the one that
+    answers; the encoder over every sentence finds the reply that answers, the headline says what
+    the thread is about, and the length term keeps long chatter threads from winning by their size
+    alone."""
+    parts = sweep_parts(query, threads, headline_of, sentences_of, retrieval, encoder, key)
+    return {t: sweep_score(p, w) for t, p in parts.items()}
