@@ -33,13 +33,24 @@ def store_path(corpus) -> str | None:
     return str(store.path) if store is not None else None
 
 
+_IDS_CACHE: dict[tuple[str, str], list[str]] = {}
+
+
 def language_threads(corpus, lang: str) -> list[str]:
     """The ids of every thread of ``lang``: from the index's thread store when there is one (no
-    thread parsed), else from threads held in memory, in the order they were stored."""
+    thread parsed; listed once per process per store file and language, since ``xl_sweep`` needs the
+    listing for every topic), else from threads held in memory, in the order they were stored."""
     store = _store(corpus)
-    if store is not None:
-        return store.ids(lang)
-    return [t.id for t in corpus.threads() if t.lang == lang]
+    if store is None:
+        return [t.id for t in corpus.threads() if t.lang == lang]
+    key = (str(store.path), lang)
+    with _LOCK:
+        ids = _IDS_CACHE.get(key)
+    if ids is None:
+        ids = store.ids(lang)
+        with _LOCK:
+            _IDS_CACHE[key] = ids
+    return ids
 
 
 def nearest_threads(query: str, lang: str, k: int, corpus, text_of: Callable[[str], str], encoder,
