@@ -56,7 +56,7 @@ def collect(args) -> list[dict]:
     from bolt.pipeline.systems import SYSTEM_CLASSES
     from bolt.topics import read_topics
 
-    cfg = parse_config("main(xl_sweep=0)")
+    cfg = parse_config(args.system)
     d = make_distiller(args.index, cfg)
     m = SYSTEM_CLASSES[cfg.name](d)
     ids = language_threads(d.corpus, args.lang)
@@ -82,6 +82,9 @@ def main(argv=None) -> int:
     p.add_argument("--index", required=True, help="bolt index of the real files (../shared/real-samples)")
     p.add_argument("--lang", default="cmn")
     p.add_argument("--last", default="", help="the last topic number used (later ones are kept apart)")
+    p.add_argument("--system", default="main(xl_sweep=0)",
+                   help="the system whose candidates and encoder are read (its sweep off), e.g. "
+                   "\"main(xl_sweep=0,xl_encoder='e5-small')\"")
     args = p.parse_args(argv)
     missing = [x for x in (args.topics, args.index) if not Path(x).exists()]
     if missing:

@@ -76,7 +76,7 @@ def nearest_threads(query: str, lang: str, k: int, corpus, text_of: Callable[[st
     ids, mat = hit
     if not ids or mat is None:
         return []
-    sims = mat @ encoder.encode([query])[0]
+    sims = mat @ encoder.encode_query(query)
     order = sorted(range(len(ids)), key=lambda i: (-float(sims[i]), ids[i]))[:k]
     return [(ids[i], float(sims[i])) for i in order]
 
@@ -108,7 +108,7 @@ def whole_thread_scores(query: str, threads: list[str], sentences_of: Callable[[
     out: dict[str, float] = {}
     if k <= 0:
         return out
-    q = encoder.encode([query])[0]
+    q = encoder.encode_query(query)
     for t in threads:
         mat = sentence_matrix(t, sentences_of, encoder, key)
         if mat is None:
@@ -151,6 +151,18 @@ class SweepWeights:
 
 SWEEP_WEIGHTS = SweepWeights()
 
+ENCODER_SWEEP_WEIGHTS = {"usem3": SWEEP_WEIGHTS,
+                         "e5-small": SweepWeights(headline=1.0, best3=0.5, retrieval=0.25, length=0.04)}
+"""The sweep's weights per multilingual encoder (``xl_encoder``): each encoder's cosines have their own
+spread. e5-small's (centred) were chosen by ``scripts/sweep_weights.py`` over Chinese rounds 1-15
+(session 13; the same in 14 of 15 held-out folds; answering thread first in 52 of 104 held-out topics,
+USE 46)."""
+
+
+def sweep_weights_for(encoder: str | None) -> SweepWeights:
+    """The sweep's weights for the encoder named ``encoder`` (USE's for one without its own)."""
+    return ENCODER_SWEEP_WEIGHTS.get(encoder or "", SWEEP_WEIGHTS)
+
 
 @dataclass(frozen=True)
 class SweepParts:
@@ -175,7 +187,7 @@ def sweep_parts(query: str, threads: list[str], headline_of: Callable[[str], str
                 key: tuple = ()) -> dict[str, SweepParts]:
     """Per thread: the parts of its sweep score (:class:`SweepParts`); headlines and sentence vectors
     are kept per process by ``key`` (see :func:`sentence_matrix`)."""
-    q = encoder.encode([query])[0]
+    q = encoder.encode_query(query)
     heads = encoder.encode([_headline(t, headline_of, key) for t in threads]) @ q if threads else []
     out: dict[str, SweepParts] = {}
     for t, h in zip(threads, heads):

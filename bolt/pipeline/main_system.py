@@ -212,7 +212,7 @@ class MainSystem:
             b = cfg.xl_whole_blend
             if b < 1.0:  # the headline + opening post's cosine keeps 1 - ``xl_whole_blend`` of the semantic part
                 enc = self._xl_encoder()
-                head = enc.encode([self.thread_text(t, langs[t]) for t in chosen]) @ enc.encode([query])[0]
+                head = enc.encode([self.thread_text(t, langs[t]) for t in chosen]) @ enc.encode_query(query)
                 cos = {t: b * cos[t] + (1 - b) * max(0.0, float(h)) for t, h in zip(chosen, head)}
         out = dict(rel)
         out.update((t, self.xl_blend(cos[t], best[t], t)) for t in chosen)
@@ -399,7 +399,7 @@ class MainSystem:
         candidates with its score relative to the best as retrieval score (``self._swept``); with
         ``join`` False none joins (the candidates are the ``lang_anchor`` threads: the sweep only
         orders them)."""
-        from bolt.pipeline.dense import language_threads, sweep_scores
+        from bolt.pipeline.dense import language_threads, sweep_scores, sweep_weights_for
 
         d, cfg = self.d, self.d.config
         ids = language_threads(d.corpus, lang)
@@ -409,7 +409,7 @@ class MainSystem:
         with d.stage("embed"):
             scores = sweep_scores(query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
                                   lambda t: [s.text for s in d.thread_sentences(t, lang)], best,
-                                  self._xl_encoder(), self._sentence_cache_key())
+                                  self._xl_encoder(), self._sentence_cache_key(), sweep_weights_for(cfg.xl_encoder))
         self._sweep, self._swept_lang = scores, lang
         if not join:
             return posts
@@ -841,7 +841,7 @@ class MainSystem:
             if not mine:
                 continue
             enc = self._xl_encoder()
-            sims = enc.encode([sents[i].text for i in mine]) @ enc.encode([query])[0]
+            sims = enc.encode([sents[i].text for i in mine]) @ enc.encode_query(query)
             out.update((i, max(0.0, float(c))) for i, c in zip(mine, sims))
         return out
 
@@ -861,7 +861,7 @@ class MainSystem:
         texts = [self.thread_text(t, langs[t]) for t in chosen]
         with d.stage("embed"):
             enc = self._xl_encoder()
-            sims = enc.encode(texts) @ enc.encode([query])[0]
+            sims = enc.encode(texts) @ enc.encode_query(query)
         return {t: self.xl_blend(max(0.0, float(c)), best[t], t) for t, c in zip(chosen, sims)}
 
     def unfocused_languages(self, query: str, posts: list[CandidatePost],
@@ -909,7 +909,7 @@ class MainSystem:
         chosen = top_threads(langs, best, present, cfg.thread_top)
         with self.d.stage("embed"):
             enc = self._xl_encoder()
-            sims = enc.encode([self.thread_text(t, langs[t]) for t in chosen]) @ enc.encode([query])[0]
+            sims = enc.encode([self.thread_text(t, langs[t]) for t in chosen]) @ enc.encode_query(query)
         top: dict[str, float] = {}
         for t, c in zip(chosen, sims):
             top[langs[t]] = max(top.get(langs[t], -1.0), float(c))

