@@ -85,7 +85,7 @@ def test_doctor_passes_with_real_runtimes():
     report = json.loads(out.stdout)
     failed = [c for c in report["checks"] if not c["ok"]]
     assert out.returncode == 0 and report["ok"], failed
-    assert {c["name"] for c in report["checks"]} >= {"java", "lucene", "model", "multilingual", "sentences"}
+    assert {c["name"] for c in report["checks"]} >= {"java", "lucene", "model", "multilingual", "multilingual e5", "sentences"}
 
 
 def test_ctrl_c_stays_with_python_after_the_jvm_starts():

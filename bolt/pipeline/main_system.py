@@ -381,14 +381,14 @@ class MainSystem:
         return [CandidatePost(thread_id, post.id, lang, 0.0, rank + i, score)
                 for i, post in enumerate(th.posts if th is not None else ())]
 
-    def _sentence_cache_key(self) -> tuple:
-        """What per-process sentence vectors are kept by (store file, encoder, clause settings); ()
-        for threads held in memory."""
+    def _sentence_cache_key(self, encoder: str | None = None) -> tuple:
+        """What per-process sentence vectors are kept by (store file, encoder: ``xl_encoder`` unless
+        named, clause settings); () for threads held in memory."""
         from bolt.pipeline.dense import store_path
 
         cfg = self.d.config
         store = store_path(self.d.corpus)
-        return (store, cfg.xl_encoder, repr(cfg.clause_limits())) if store is not None else ()
+        return (store, encoder or cfg.xl_encoder, repr(cfg.clause_limits())) if store is not None else ()
 
     def join_sweep(self, query: str, posts: list[CandidatePost], lang: str, join: bool = True) -> list[CandidatePost]:
         """``xl_sweep``, in the language of the answer (``lang``, one of ``xl_sweep_langs``: the language
@@ -409,7 +409,8 @@ class MainSystem:
         with d.stage("embed"):
             scores = sweep_scores(query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
                                   lambda t: [s.text for s in d.thread_sentences(t, lang)], best,
-                                  self._xl_encoder(), self._sentence_cache_key(), sweep_weights_for(cfg.xl_encoder))
+                                  self._xl_encoder(cfg.sweep_encoder()), self._sentence_cache_key(cfg.sweep_encoder()),
+                                  sweep_weights_for(cfg.sweep_encoder()))
         self._sweep, self._swept_lang = scores, lang
         if not join:
             return posts
@@ -501,7 +502,7 @@ class MainSystem:
                 ev.semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, answer))
             if cfg.xl_sweep_read and self._sweep:
                 ev.semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, self._swept_lang,
-                                                               (self._swept_lang,)))
+                                                               (self._swept_lang,), cfg.sweep_encoder()))
 
     def _score(self, plan: QueryPlan, ev: TopicEvidence, trel: dict[str, float]) -> None:
         """``ev.scores``: relevance (lexical and semantic evidence, the thread's relevance relative to
@@ -824,13 +825,14 @@ class MainSystem:
 
     def xl_sentence_similarity(self, query: str, sents: list[Sentence], lexical: list[float],
                                trel: dict[str, float], prior: list[float], answer: str | None,
-                               langs: tuple[str, ...] | None = None) -> dict[int, float]:
+                               langs: tuple[str, ...] | None = None, encoder: str | None = None) -> dict[int, float]:
         """Per candidate sentence of an ``xl_focus`` language (or of ``langs``) that is the language of
         the ``answer`` (the ``embed_top`` most promising, ordered as English ones are): the
         multilingual encoder's cosine to the English query, the semantic half of its score in place of
         lexical coverage. Only there: the encoder's cosine of a short reply is noisy, and in a
         language that does not hold the answer it lets replies about something else outrank the
-        answer's language."""
+        answer's language. ``encoder``: the encoder's name (``xl_encoder`` when None; the sweep's
+        reading passes ``xl_sweep_encoder``)."""
         cfg = self.d.config
         out: dict[int, float] = {}
         for lang in (lg for lg in (cfg.focus_langs() if langs is None else langs) if lg == answer):
@@ -840,7 +842,7 @@ class MainSystem:
             mine = mine[: cfg.embed_top]
             if not mine:
                 continue
-            enc = self._xl_encoder()
+            enc = self._xl_encoder(encoder)
             sims = enc.encode([sents[i].text for i in mine]) @ enc.encode_query(query)
             out.update((i, max(0.0, float(c))) for i, c in zip(mine, sims))
         return out
@@ -915,10 +917,11 @@ class MainSystem:
             top[langs[t]] = max(top.get(langs[t], -1.0), float(c))
         return top
 
-    def _xl_encoder(self):
+    def _xl_encoder(self, name: str | None = None):
+        """The multilingual encoder ``name`` (default ``xl_encoder``), loaded once per process."""
         from indexing.models.multilingual import get_encoder
 
-        return get_encoder(self.d.config.xl_encoder)
+        return get_encoder(name or self.d.config.xl_encoder)
 
     def cross_language_evidence(self, plan: QueryPlan, s: Sentence, matched: frozenset[str],
                                  thread_relevance: float = 0.0) -> bool:
