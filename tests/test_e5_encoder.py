@@ -84,3 +84,22 @@ def test_sweep_weights_follow_the_encoder():
     assert sweep_weights_for("usem3") is SWEEP_WEIGHTS
     assert sweep_weights_for(None) is SWEEP_WEIGHTS
     assert sweep_weights_for("e5-small") == SweepWeights(headline=1.0, best3=0.5, retrieval=0.25, length=0.04)
+
+
+def test_shipped_centre_is_what_the_script_computes_from_the_sample():
+    """``scripts/encoder_centre.py`` over the bundled sample's sentences gives the shipped centre
+    (to 4-bit engine rounding), so the file can be rewritten and checked, not trusted."""
+    import importlib.util
+    from pathlib import Path
+
+    from indexing.models.multilingual import MultilingualEncoder, centre_of
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "encoder_centre.py"
+    spec = importlib.util.spec_from_file_location("encoder_centre", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    texts = mod.sample_sentences()
+    shipped = json.loads(Path(centre_of.__code__.co_filename).with_name("e5_small_centre.json").read_text("utf-8"))
+    assert len(texts) == shipped["sentences"] == 334
+    mean = MultilingualEncoder("e5-small").encode(texts).mean(axis=0)
+    assert np.allclose(mean, centre_of("e5-small"), atol=1e-3)

@@ -110,7 +110,7 @@ def test_xl_sweep_encoder_scores_and_reads_the_swept_language_with_its_own_model
     w = ENCODER_SWEEP_WEIGHTS["e5-small"]
     for t in parts:
         assert m._sweep[t] == pytest.approx(sweep_score(parts[t], w), abs=1e-5)
-    use = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))
+    use = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_encoder=None))
     use._candidates(QUERY)
     assert set(use._sweep) == set(m._sweep) and use._sweep != m._sweep  # the same threads, other scores
     q = e5.encode_query(QUERY)
@@ -136,6 +136,8 @@ def test_xl_sweep_settings_are_checked():
 
     assert SystemConfig().xl_sweep == 5 and SystemConfig().sweep_langs() == ("cmn",)  # main's default
     assert SystemConfig().xl_sweep_read is True
+    assert SystemConfig().xl_sweep_encoder == "e5-small" and SystemConfig().sweep_encoder() == "e5-small"
+    assert SystemConfig(xl_sweep_encoder=None).sweep_encoder() == "usem3"
     assert SystemConfig(xl_sweep=0).sweep_langs() == ()
     assert SystemConfig(xl_sweep=5).sweep_langs() == ("cmn",)
     assert SystemConfig(xl_sweep=5, xl_sweep_langs="arz,cmn").sweep_langs() == ("arz", "cmn")
@@ -186,8 +188,8 @@ def test_xl_sweep_read_reads_the_swept_sentences_with_the_encoder(searcher):
     read = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))  # main's default: xl_sweep_read=True
     _, ev0, *_ = _stages(plain, QUERY)
     plan, ev, gate, lang_best, cut, clusters = _stages(read, QUERY)
-    enc = read._xl_encoder()
-    q = enc.encode([QUERY])[0]
+    enc = read._xl_encoder(read.d.config.sweep_encoder())  # e5-small, main's default
+    q = enc.encode_query(QUERY)
     cmn = [i for i, s in enumerate(ev.sents) if s.lang == "cmn"]
     assert cmn and not any(i in ev0.semantic for i, s in enumerate(ev0.sents) if s.lang == "cmn")
     for i in cmn:

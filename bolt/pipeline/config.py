@@ -75,9 +75,10 @@ class SystemConfig:
     semantic half (as ``xl_semantic`` does for ``xl_focus``), and those of its best thread pass the
     cross-language gate without a shared concept (its replies answer in their own words); on by
     default since session 12 (its pre-set rule).
-    ``xl_sweep_encoder`` (None: ``xl_encoder``; docs/system.md "A second encoder"): the encoder the
-    sweep scores threads with and reads the swept language's sentences with, with its own weights
-    (``bolt.pipeline.dense.ENCODER_SWEEP_WEIGHTS``); every other stage keeps ``xl_encoder``.
+    ``xl_sweep_encoder`` (default "e5-small" since session 13, by its pre-set rule; None: ``xl_encoder``;
+    docs/system.md "A second encoder"): the encoder the sweep scores threads with and reads the swept
+    language's sentences with, with its own weights (``bolt.pipeline.dense.ENCODER_SWEEP_WEIGHTS``);
+    every other stage keeps ``xl_encoder``.
     Literal anchor (``lang_anchor``, default 3, off: 0; docs/system.md "Round 15"): a query token that passes
     unchanged across scripts (a number that is not a year, an all-capital Latin word) held by one
     non-English language's retrieved threads and by no English one makes that language the focus
@@ -213,7 +214,7 @@ class SystemConfig:
     xl_whole_blend: float = 1.0  # weight of the whole-thread cosine against the headline + opening post's
     xl_sweep: int = 5  # docs/system.md "Thread sweep": main's default by its session-12 rule; 0 off; the k best join the candidates
     xl_sweep_langs: str = "cmn"  # the languages ``xl_sweep`` scores every thread of
-    xl_sweep_encoder: str | None = None  # docs/system.md "A second encoder": the sweep's and its reading's encoder (None: xl_encoder)
+    xl_sweep_encoder: str | None = "e5-small"  # docs/system.md "A second encoder": the sweep's and its reading's encoder (None: xl_encoder); main's default by its session-13 rule
     xl_sweep_read: bool = True  # docs/system.md "Thread sweep": the swept language's sentences read by the encoder (default by its session-12 rule)
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)

