@@ -13,8 +13,11 @@ blind judgments of every bullet, and the collection index; computes the features
 
 English bullets keep the assessor's own judgments in every variant. Agreement per topic language
 (``evaluation.agreement``; the kappa interval is the bootstrap over topics ``bolt agree`` prints).
-``--write-model FILE`` refits on every topic and writes the model. Skips (exit 0) when an input
-is absent (the threads live in ../shared, the runs outside the repository). Example:
+``--write-model FILE`` refits on every topic and writes the model (its ``fit_notes`` name the
+encoder). ``--encoder NAME`` takes the features from another multilingual encoder
+(``indexing.models.multilingual.MODELS``; "before" then applies v0.5's threshold to its cosines).
+Skips (exit 0) when an input is absent (the threads live in ../shared, the runs outside the
+repository). Example:
 
     scripts/xl_assessor.py --topics X/xl-dev.xml --careful tests/data/careful/xl-dev.judgments.jsonl \\
         --index /tmp/idx X/runs/*.xml
@@ -30,11 +33,18 @@ from pathlib import Path
 
 
 def input_args(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """The inputs every cross-language assessor script reads: runs, topics, careful judgments, index."""
+    """The inputs every cross-language assessor script reads: runs, topics, careful judgments, index,
+    and the multilingual encoder the features come from."""
+    from evaluation.assessor import AssessorConfig
+    from indexing.models.multilingual import MODELS
+
     p.add_argument("runs", nargs="*")
     p.add_argument("--topics", default="topics/xl-dev.xml")
     p.add_argument("--careful", default="tests/data/careful/xl-dev.judgments.jsonl")
     p.add_argument("--index", required=True)
+    p.add_argument("--encoder", metavar="NAME", choices=sorted(MODELS), default=AssessorConfig().crosslingual_model,
+                   help="multilingual encoder of the features xcos and ncos (AssessorConfig.crosslingual_model; "
+                        f"one of {', '.join(sorted(MODELS))}; default: the assessor's, %(default)s)")
     return p
 
 
@@ -161,7 +171,8 @@ def collect(args):
     topics = read_topics(args.topics)
     runs = [read_run(p) for p in args.runs]
     careful = {j.key: j for j in read_judgments(args.careful)}
-    assessor = Assessor(topics, open_corpus(index_dir=args.index), AssessorConfig(crosslingual=False))
+    config = AssessorConfig(crosslingual=False, crosslingual_model=args.encoder)
+    assessor = Assessor(topics, open_corpus(index_dir=args.index), config)
     base = list(assessor.assess(runs))
     text = {(n, r.run_id, b.position): b.text for r in runs for n, res in r.results.items() for b in res.bullets}
     rows = []
@@ -211,7 +222,8 @@ def main(argv=None) -> int:
                          {k: v[1] for k, v in models.items()}, {k: v[2] for k, v in models.items()},
                          {"fitted_on": f"{Path(args.topics).name}: {len({r['topic'] for r in rows})} topics with judged bullets, "
                           f"{len(rows)} (bullet, facet) pairs "
-                          "from careful blind judgments", "held_out_by": "scripts/xl_assessor.py (leave one topic out)"})
+                          "from careful blind judgments", "held_out_by": "scripts/xl_assessor.py (leave one topic out)",
+                          "encoder": args.encoder})
     insample: dict[tuple, set] = {}
     for r in rows:
         if r["anchor"] or shipped.probability(r["lang"], r["feats"]) >= shipped.thresholds[r["lang"]]:

@@ -135,3 +135,21 @@ def test_xl_features_skips_without_inputs(tmp_path, capsys, monkeypatch):
     mod = _xl_features(monkeypatch)
     assert mod.main(["--index", str(tmp_path / "no-index"), str(tmp_path / "run.xml")]) == 0
     assert "skipped: missing" in capsys.readouterr().out
+
+
+def test_fit_script_takes_the_features_encoder_by_name():
+    """``--encoder``: the multilingual encoder of the features (the assessor's own by default); an
+    unknown name is refused by the parser with the choices."""
+    import argparse
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "xl_assessor.py"
+    spec = importlib.util.spec_from_file_location("xl_assessor", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    p = mod.input_args(argparse.ArgumentParser())
+    assert p.parse_args(["--index", "I"]).encoder == "usem3"
+    assert p.parse_args(["--index", "I", "--encoder", "e5-small"]).encoder == "e5-small"
+    with pytest.raises(SystemExit):
+        p.parse_args(["--index", "I", "--encoder", "labse"])
