@@ -406,11 +406,12 @@ class MainSystem:
         if not ids or len(ids) > cfg.xl_dense_max_threads:
             return posts
         _, best = best_per_thread(posts)
+        encoder = cfg.sweep_encoder()
         with d.stage("embed"):
             scores = sweep_scores(query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
                                   lambda t: [s.text for s in d.thread_sentences(t, lang)], best,
-                                  self._xl_encoder(cfg.sweep_encoder()), self._sentence_cache_key(cfg.sweep_encoder()),
-                                  sweep_weights_for(cfg.sweep_encoder()))
+                                  self._xl_encoder(encoder), self._sentence_cache_key(encoder),
+                                  sweep_weights_for(encoder))
         self._sweep, self._swept_lang = scores, lang
         if not join:
             return posts
