@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
@@ -234,34 +235,81 @@ class Converted(rag.Converted):
                 f"bolt compare {score} --metric argue_f1"]
 
 
+@dataclass
+class _Inputs:
+    """What the input files hold, by record kind (a repeat is an error)."""
+
+    banks: dict[str, Bank] = field(default_factory=dict)
+    reports: dict[tuple[str, str], JudgedReport | Report] = field(default_factory=dict)  # (run, topic) -> report
+    requests: dict[str, Request] = field(default_factory=dict)
+
+    def report_of(self, r: JudgedReport | Report) -> Report:
+        return r.report if isinstance(r, JudgedReport) else r
+
+
 def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Converted:
+    """Read ARGUE files of any kinds, check them together, and write topics, runs and judgments to ``out``."""
     problems = Problems()
-    banks: dict[str, Bank] = {}
-    reports: dict[tuple[str, str], JudgedReport | Report] = {}
-    requests: dict[str, Request] = {}
+    got = _read_inputs(inputs, problems)
+    questions = {t: {n.question: n.id for n in b.nuggets} for t, b in got.banks.items()}
+    _check_questions(got, questions, problems)
+    topic_ids = list(dict.fromkeys([*got.requests, *got.banks, *(t for _, t in got.reports)]))
+    titles = {t: b.title for t, b in got.banks.items() if b.title}
+    for r in got.reports.values():
+        rep = got.report_of(r)
+        if rep.query:
+            titles.setdefault(rep.topic, rep.query)
+    warn_topics_without_text(topic_ids, lambda t: t in titles or t in got.requests, inputs[0], problems)
+    problems.check()
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_topics(_argue_topics(got, topic_ids, titles), out / "topics.xml")
+    by_run: dict[str, list[Report]] = {}
+    for (run, topic), r in got.reports.items():
+        by_run.setdefault(run, []).append(got.report_of(r))
+    run_paths = _write_runs(out, by_run, topic_ids)
+    js = _argue_judgments(got, questions)
+    jpath = None
+    if js:
+        jpath = out / "judgments.jsonl"
+        write_judgments(js, jpath, header={"assessor": f"auto:{ASSESSOR}", "converted_from": FORMAT})
+    counts = {"topics": len(topic_ids), "requests": len(got.requests), "banks": len(got.banks), "runs": len(by_run),
+              "reports": len(got.reports),
+              "judged_reports": sum(isinstance(r, JudgedReport) for r in got.reports.values())}
+    return Converted(out, out / "topics.xml", jpath, run_paths, counts, problems.warnings)
+
+
+def _read_inputs(inputs: list[str | os.PathLike], problems: Problems) -> _Inputs:
+    """Every record of every input, by kind; a second bank, request or report of one topic is an error."""
+    got = _Inputs()
     for path in inputs:
         for r in iter_inputs(path, problems):
             if isinstance(r, Request):
-                if r.topic in requests:
+                if r.topic in got.requests:
                     problems.error(r.file, r.line, "request-duplicate", f"topic {r.topic} has a request already",
                                    r.topic)
-                requests[r.topic] = r
+                got.requests[r.topic] = r
                 continue
             if isinstance(r, Bank):
-                if r.topic in banks:
+                if r.topic in got.banks:
                     problems.error(r.file, r.line, "bank-duplicate", f"topic {r.topic} has a bank already", r.topic)
-                banks[r.topic] = r
+                got.banks[r.topic] = r
                 continue
-            rep = r.report if isinstance(r, JudgedReport) else r
+            rep = got.report_of(r)
             key = (rep.run, rep.topic)
-            if key in reports:
+            if key in got.reports:
                 problems.error(rep.file, rep.line, "report-duplicate", f"run {rep.run} reports on topic {rep.topic} "
                                "again; keep one report", rep.topic)
                 continue
-            reports[key] = r
+            got.reports[key] = r
             check_duplicate_texts(rep.file, rep.line, [s.text for s in rep.sentences], rep.topic, rep.run, problems)
-    questions = {t: {n.question: n.id for n in b.nuggets} for t, b in banks.items()}
-    for (run, topic), r in reports.items():
+    return got
+
+
+def _check_questions(got: _Inputs, questions: dict[str, dict[str, str]], problems: Problems) -> None:
+    """Every question a judged sentence answers must be a question of its topic's bank (matched by text)."""
+    for (run, topic), r in got.reports.items():
         if not isinstance(r, JudgedReport):
             continue
         for i, s in enumerate(r.sentences, start=1):
@@ -270,29 +318,23 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
                     problems.error(r.report.file, r.report.line, "judgment-unknown-question",
                                    f"sentence {i} answers {q[:50]!r}, which is not a question of topic {topic}'s "
                                    "nugget bank; give the bank, or fix the question text", topic, i)
-    topic_ids = list(dict.fromkeys([*requests, *banks, *(t for _, t in reports)]))
-    titles = {t: b.title for t, b in banks.items() if b.title}
-    for r in reports.values():
-        rep = r.report if isinstance(r, JudgedReport) else r
-        if rep.query:
-            titles.setdefault(rep.topic, rep.query)
-    warn_topics_without_text(topic_ids, lambda t: t in titles or t in requests, inputs[0], problems)
-    problems.check()
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+
+def _argue_topics(got: _Inputs, topic_ids: list[str], titles: dict[str, str]) -> list[Topic]:
+    """A topic per id: its bank's questions as facets (answers as nugget texts, aggregators in ``rules``)."""
     topics = []
     for t in topic_ids:
-        b = banks.get(t)
+        b = got.banks.get(t)
         facets = tuple(Facet(id=n.id, importance=n.importance, desc=n.question,
                              nuggets=tuple(Nugget(text=a) for a in n.answers)) for n in (b.nuggets if b else ()))
         rules = format_aggregators({n.id: n.aggregator for n in b.nuggets}) if b else None
-        query, description = topic_text(requests, titles, t)
+        query, description = topic_text(got.requests, titles, t)
         topics.append(Topic(topic_id=t, query=query, description=description, facets=facets, rules=rules))
-    write_topics(topics, out / "topics.xml")
-    by_run: dict[str, list] = {}
-    for (run, topic), r in reports.items():
-        by_run.setdefault(run, []).append(r.report if isinstance(r, JudgedReport) else r)
+    return topics
+
+
+def _write_runs(out: Path, by_run: dict[str, list[Report]], topic_ids: list[str]) -> list[Path]:
+    """One submission per run, a bullet per sentence, results in topic order."""
     run_paths = []
     for run, reps in by_run.items():
         order = {t: i for i, t in enumerate(topic_ids)}
@@ -302,8 +344,13 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
         path = out / "runs" / f"{run}.xml"
         write_run(run, results, path, system=f"converted from {FORMAT}")
         run_paths.append(path)
+    return run_paths
+
+
+def _argue_judgments(got: _Inputs, questions: dict[str, dict[str, str]]) -> list[Judgment]:
+    """A judgment per sentence of each judged report: the questions it answers, each source attested or not."""
     js = []
-    for (run, topic), r in reports.items():
+    for (run, topic), r in got.reports.items():
         if not isinstance(r, JudgedReport):
             continue
         ids = questions.get(topic, {})
@@ -316,13 +363,7 @@ def import_argue(inputs: list[str | os.PathLike], out: str | os.PathLike) -> Con
             js.append(Judgment(topic_id=topic, run=run, bullet=k, assessor=f"auto:{ASSESSOR}", facets=tuple(matched),
                                words=words, responsive_words=words, sources=sources,
                                extra={"matched_answers": matched} if matched else {}))
-    jpath = None
-    if js:
-        jpath = out / "judgments.jsonl"
-        write_judgments(js, jpath, header={"assessor": f"auto:{ASSESSOR}", "converted_from": FORMAT})
-    counts = {"topics": len(topic_ids), "requests": len(requests), "banks": len(banks), "runs": len(by_run), "reports": len(reports),
-              "judged_reports": sum(isinstance(r, JudgedReport) for r in reports.values())}
-    return Converted(out, out / "topics.xml", jpath, run_paths, counts, problems.warnings)
+    return js
 
 
 # --------------------------------------------------------------------------- export
