@@ -8,6 +8,8 @@ public way in:
 - :mod:`~bolt.submission.checks`: checks that need only the records (``check_result``);
 - :mod:`~bolt.submission.stream`: the byte stream checked before the XML parser sees it (UTF-8, no DTD);
 - :mod:`~bolt.submission.parse`: the streaming parser (``SubmissionReader``, ``iter_results``, ``read_run``);
+- :mod:`~bolt.submission.elements`: reading one ``<result>``, its bullets and sources (``ResultReader``);
+- :mod:`~bolt.submission.findings`: the problems one file's reading records (``Findings``);
 - :mod:`~bolt.submission.write`: the writer (``write_run``, ``clean_text``).
 
 Every finding is a :class:`indexing.problems.Problem` whose ``rule`` is one of :data:`RULES`.
@@ -27,8 +29,9 @@ from bolt.formats.submission.rules import (
     OFFSET_OUTSIDE_POST, TEXT_NOT_NEAR_OFFSET, CORPUS_RULES, TOPIC_RULES)
 from bolt.formats.submission.checks import MAX_RUN_ID_CHARS, check_result, usable_run_id, usable_thread_id
 from bolt.formats.submission.stream import CHUNK_BYTES, StreamFault, checked_chunks, wrapped_chunks
-from bolt.formats.submission.parse import (MAX_BULLET_CHARS, MAX_BULLETS_PER_RESULT, MAX_ELEMENTS_PER_RESULT,
-                                   MAX_OFFSET_DIGITS, SubmissionReader, iter_results, read_run, run_id_from_path)
+from bolt.formats.submission.elements import MAX_BULLET_CHARS, MAX_OFFSET_DIGITS
+from bolt.formats.submission.parse import (MAX_BULLETS_PER_RESULT, MAX_ELEMENTS_PER_RESULT, SubmissionReader,
+                                   iter_results, read_run, run_id_from_path)
 from bolt.formats.submission.write import clean_text, write_run
 
 _BAD_XML_CHARS = BAD_XML_CHARS  # the name before the split

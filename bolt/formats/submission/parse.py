@@ -21,25 +21,20 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from indexing.problems import ERROR, Problem, ProblemsError
-from bolt.formats.submission.checks import check_result, usable_run_id
-from bolt.formats.submission.records import Bullet, Result, Run, Source, collapse
-from bolt.formats.submission.rules import (ATTRIBUTES, BAD_RUN_ID, BULLET_WITHOUT_SOURCE, DUPLICATE_RESULT, ELEMENTS,
-                                   EMPTY_RESPONSE, ENTITY_REFUSED, FILE_UNREADABLE, MISPLACED_ELEMENT,
-                                   MISSING_RESPONSE, MISSING_TOPIC_NUMBER, MIXED_ROOTS, MULTIPLE_RESPONSES,
-                                   NOT_WELL_FORMED, NO_RESULTS, PARENT, SOURCE_BAD_OFFSET, SOURCE_HAS_CONTENT,
-                                   SOURCE_MISSING_OFFSET, SOURCE_MISSING_POST, TEXT_OUTSIDE_BULLET, TOO_LARGE,
-                                   UNKNOWN_ATTRIBUTE, UNKNOWN_ELEMENT, _problem)
+from bolt.formats.submission.checks import usable_run_id
+from bolt.formats.submission.elements import ResultReader, end_line
+from bolt.formats.submission.findings import Findings, tagname
+from bolt.formats.submission.records import Result, Run
+from bolt.formats.submission.rules import (BAD_RUN_ID, ELEMENTS, ENTITY_REFUSED, FILE_UNREADABLE, MISPLACED_ELEMENT,
+                                   MIXED_ROOTS, NO_RESULTS, NOT_WELL_FORMED, PARENT, TOO_LARGE, UNKNOWN_ELEMENT)
 from bolt.formats.submission.stream import StreamFault, wrapped_chunks
 
-# Limits that keep memory bounded; a run within them streams at one result at a time.
+# Limits that keep memory bounded; a run within them streams at one result at a time (a bullet's
+# own limits are in bolt.formats.submission.elements).
 MAX_BULLETS_PER_RESULT = 10_000
 MAX_ELEMENTS_PER_RESULT = 100_000
-MAX_BULLET_CHARS = 100_000
-MAX_OFFSET_DIGITS = 15
 
 _WRAPPER = "bolt-submission-wrapper"
-_OFFSET = re.compile(r"[0-9]+")
-_NEG_OFFSET = re.compile(r"-[0-9]+")
 
 
 def run_id_from_path(path: str | os.PathLike) -> str:
@@ -74,7 +69,8 @@ class SubmissionReader:
         self.run_line: int | None = None  # line of the <results> root that named the run
         self.results_seen = 0
         self.complete = False
-        self._numbers: dict[str, int] = {}
+        self.findings = Findings(self.file, self.problems)
+        self._results = ResultReader(self.findings)
         self._roots = 0
         self._bare = 0
         self._last_end_line = 1
@@ -82,7 +78,7 @@ class SubmissionReader:
     # -- helpers
     def _add(self, rule: str, line: int | None, message: str, topic: str | None = None,
              bullet: int | None = None) -> None:
-        self.problems.append(_problem(rule, self.file, line, message, topic, bullet))
+        self.findings.add(rule, line, message, topic, bullet)
 
     def _fatal(self, rule: str, line: int | None, message: str) -> _Fatal:
         self._add(rule, line, message)
@@ -154,11 +150,11 @@ class SubmissionReader:
                         depth -= 1
                         if in_result is not None and depth == result_depth - 1:
                             in_result = None
-                            self._last_end_line = _end_line(el)
-                            result = self._read_result(el)
+                            self._last_end_line = end_line(el)
+                            self.results_seen += 1
+                            result = self._results.read(el)
                             _free(el)
-                            if result is not None:
-                                yield result
+                            yield result
                         elif in_result is None:
                             self._top_end(el)
             etree.clear_error_log()
@@ -179,9 +175,9 @@ class SubmissionReader:
         if self._container(parent):
             prev = el.getprevious()
             if prev is None:
-                self._stray(parent.text, parent.sourceline if parent.tag != _WRAPPER else 1, None)
+                self.findings.stray(parent.text, parent.sourceline if parent.tag != _WRAPPER else 1, None)
             else:
-                self._stray(prev.tail, self._last_end_line, None)
+                self.findings.stray(prev.tail, self._last_end_line, None)
             while el.getprevious() is not None:  # free what was already read
                 del parent[0]
         tag = el.tag
@@ -190,7 +186,7 @@ class SubmissionReader:
             if self._roots > 1 or self._bare:
                 self._add(MIXED_ROOTS, el.sourceline, "a second run in one file; keep one <results> root per "
                           "file (or none), and put every <result> inside it")
-            self._check_attrs(el, None)
+            self.findings.check_attrs(el, None)
             run = el.get("run")
             if run is not None:
                 if not usable_run_id(run):
@@ -210,39 +206,23 @@ class SubmissionReader:
             self._add(MISPLACED_ELEMENT, el.sourceline, f"<{tag}> is not allowed in {_name(where)}; it belongs "
                       f"in {PARENT[tag]}")
         elif self._container(parent) or parent.tag == _WRAPPER:
-            self._add(UNKNOWN_ELEMENT, el.sourceline, f"unknown element <{_tagname(el)}>; a run holds only "
+            self._add(UNKNOWN_ELEMENT, el.sourceline, f"unknown element <{tagname(el)}>; a run holds only "
                       "<results>, <result>, <response>, <bullet> and <source>: remove it")
 
     def _top_end(self, el) -> None:
         if el.tag == "results" or el.tag == _WRAPPER:
             last = el[-1] if len(el) else None
             if last is None:
-                self._stray(el.text, el.sourceline if el.tag != _WRAPPER else 1, None)
+                self.findings.stray(el.text, el.sourceline if el.tag != _WRAPPER else 1, None)
             else:
-                self._stray(last.tail, self._last_end_line, None)
+                self.findings.stray(last.tail, self._last_end_line, None)
         if el.tag != _WRAPPER and el.tag != "results":
-            self._last_end_line = _end_line(el)
+            self._last_end_line = end_line(el)
             el.clear(keep_tail=True)
             parent = el.getparent()
             if parent is not None and not self._container(parent):
                 while el.getprevious() is not None:  # free the insides of an unknown element
                     del parent[0]
-
-    def _stray(self, text: str | None, line: int, topic: str | None, where: str = "") -> None:
-        if text and text.strip():
-            lead = len(text) - len(text.lstrip())
-            at = line + text[:lead].count("\n")
-            snippet = collapse(text)[:40]
-            self._add(TEXT_OUTSIDE_BULLET, at, f"text \"{snippet}\" is outside every <bullet>{where}; move it "
-                      "into a <bullet> or delete it", topic)
-
-    def _check_attrs(self, el, topic: str | None, bullet: int | None = None) -> None:
-        allowed = ATTRIBUTES.get(el.tag, ())
-        for name in el.attrib:
-            if name not in allowed:
-                hint = f"<{el.tag}> takes {', '.join(allowed)}" if allowed else f"<{el.tag}> takes no attributes"
-                self._add(UNKNOWN_ATTRIBUTE, el.sourceline, f"unknown attribute {_qname(name)} on <{el.tag}>; "
-                          f"{hint}: remove it", topic, bullet)
 
     def _syntax_error(self, exc, parser) -> _Fatal:
         entry = None
@@ -263,152 +243,9 @@ class SubmissionReader:
         return self._fatal(NOT_WELL_FORMED, line, f"not well-formed XML: {msg}; fix the markup (escape & as "
                            "&amp; and < as &lt;, close every element, write <source .../> self-closed)")
 
-    # -- one result
-    def _read_result(self, el) -> Result | None:
-        self.results_seen += 1
-        raw_number = el.get("number")
-        number = (raw_number or "").strip()
-        topic = number or None
-        line = el.sourceline
-        self._check_attrs(el, topic)
-        if not number:
-            self._add(MISSING_TOPIC_NUMBER, line, "the <result> has no number; write <result number=\"TOPIC\"> "
-                      "with the topic's number from the topic file", None)
-        elif raw_number != number:
-            self._add(MISSING_TOPIC_NUMBER, line, f"the number \"{raw_number}\" has white space around it; "
-                      f"write number=\"{number}\"", topic)
-        responses = []
-        self._stray(el.text, line, topic, " (inside <result>)")
-        for child in el:
-            if child.tag == "response":
-                responses.append(child)
-            else:
-                self._misplaced_or_unknown(child, "result", topic)
-            if child.tail and not child.tail.isspace():
-                self._stray(child.tail, _end_line(child), topic, " (inside <result>)")
-        if not responses:
-            self._add(MISSING_RESPONSE, line, "the <result> has no <response>; write <response> with the "
-                      "bullets inside (an empty <response/> when there are none)", topic)
-        elif len(responses) > 1:
-            self._add(MULTIPLE_RESPONSES, responses[1].sourceline, f"a second <response> in this <result> "
-                      f"(first at line {responses[0].sourceline}); put all bullets in one <response>", topic)
-        bullets: list[Bullet] = []
-        had_sources: set[int] = set()
-        for resp in responses:
-            self._check_attrs(resp, topic)
-            self._stray(resp.text, resp.sourceline, topic, " (inside <response>)")
-            for child in resp:
-                if child.tag == "bullet":
-                    b, n_src = self._read_bullet(child, len(bullets) + 1, topic)
-                    if n_src:
-                        had_sources.add(b.position)
-                    bullets.append(b)
-                else:
-                    self._misplaced_or_unknown(child, "response", topic)
-                if child.tail and not child.tail.isspace():
-                    self._stray(child.tail, _end_line(child), topic, " (inside <response>)")
-        result = Result(number, tuple(bullets), line)
-        for p in check_result(result, self.file):
-            if p.rule == BULLET_WITHOUT_SOURCE and p.bullet in had_sources:
-                continue  # its <source> elements were reported as broken already
-            if p.rule == EMPTY_RESPONSE and not responses:
-                continue
-            self.problems.append(p)
-        if number:
-            if number in self._numbers:
-                self._add(DUPLICATE_RESULT, line, f"a second <result> for topic {number} (first at line "
-                          f"{self._numbers[number]}); merge the two responses into one <result>", topic)
-            else:
-                self._numbers[number] = line
-        return result
-
-    def _misplaced_or_unknown(self, el, parent: str, topic: str | None, bullet: int | None = None) -> None:
-        if el.tag in ELEMENTS:
-            self._add(MISPLACED_ELEMENT, el.sourceline, f"<{el.tag}> is not allowed in <{parent}>; it belongs "
-                      f"in {PARENT[el.tag]}", topic, bullet)
-        else:
-            self._add(UNKNOWN_ELEMENT, el.sourceline, f"unknown element <{_tagname(el)}> in <{parent}>; a run "
-                      "holds only <results>, <result>, <response>, <bullet> and <source>: remove it",
-                      topic, bullet)
-
-    def _read_bullet(self, el, position: int, topic: str | None) -> tuple[Bullet, int]:
-        self._check_attrs(el, topic, position)
-        parts = [el.text or ""]
-        sources: list[Source] = []
-        n_src = 0
-        for child in el:
-            if child.tag == "source":
-                n_src += 1
-                src = self._read_source(child, topic, position)
-                if src is not None:
-                    sources.append(src)
-            else:
-                self._misplaced_or_unknown(child, "bullet", topic, position)
-                if child.tag not in ELEMENTS:
-                    parts.append("".join(child.itertext()))
-            parts.append(child.tail or "")
-        text = collapse("".join(parts))
-        if len(text) > MAX_BULLET_CHARS:
-            self._add(TOO_LARGE, el.sourceline, f"the bullet has {len(text)} characters (limit "
-                      f"{MAX_BULLET_CHARS}); a bullet is an extract: shorten it", topic, position)
-        return Bullet(position, text, tuple(sources), el.sourceline), n_src
-
-    def _read_source(self, el, topic: str | None, bullet: int) -> Source | None:
-        self._check_attrs(el, topic, bullet)
-        line = el.sourceline
-        if (el.text and el.text.strip()) or len(el):
-            self._add(SOURCE_HAS_CONTENT, line, "<source> must be empty: write <source post=\"...\" "
-                      "offset=\"...\"/> and put the bullet's text outside it", topic, bullet)
-        post = el.get("post")
-        raw = el.get("offset")
-        ok = True
-        if post is None:
-            self._add(SOURCE_MISSING_POST, line, "the <source> has no post attribute; add post=\"THREAD-ID\" "
-                      "(the <doc id> of the cited thread)", topic, bullet)
-            ok = False
-        if raw is None:
-            self._add(SOURCE_MISSING_OFFSET, line, "the <source> has no offset attribute; add offset=\"N\", the "
-                      "code-point offset of the cited text in the thread's XML", topic, bullet)
-            return None
-        if _NEG_OFFSET.fullmatch(raw) and len(raw) <= MAX_OFFSET_DIGITS + 1:
-            offset = int(raw)  # negative-offset is reported by check_result
-        elif not _OFFSET.fullmatch(raw) or len(raw) > MAX_OFFSET_DIGITS:
-            shown = raw if len(raw) <= 30 else raw[:30] + "..."
-            self._add(SOURCE_BAD_OFFSET, line, f"offset=\"{shown}\" is not a decimal integer; write the "
-                      "code-point offset as plain digits, e.g. offset=\"1207\"", topic, bullet)
-            return None
-        else:
-            offset = int(raw)
-        return Source(post, offset, line) if ok else None
-
-
-def _tagname(el) -> str:
-    return _qname(el.tag) if isinstance(el.tag, str) else str(el.tag)
-
-
-def _qname(name: str) -> str:
-    """``{uri}local`` (lxml's namespaced name) shown as ``local`` with the namespace noted."""
-    if name.startswith("{"):
-        uri, _, local = name[1:].partition("}")
-        return f"{local} (namespace {uri})"
-    return name
-
 
 def _name(tag: str) -> str:
     return tag if tag == "the top level" else f"<{tag}>"
-
-
-def _end_line(el) -> int:
-    """The line where ``el``'s content ends (its last start tag plus the newlines of later text)."""
-    last = el
-    for last in el.iter():
-        pass
-    line = (last.sourceline or 1) + (last.text or "").count("\n")
-    node = last
-    while node is not el and node is not None:
-        line += (node.tail or "").count("\n")
-        node = node.getparent()
-    return line
 
 
 def _free(el) -> None:
