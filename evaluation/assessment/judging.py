@@ -5,7 +5,7 @@ responsive part from which sentences matched (``docs/assessor.md`` gives the rul
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from evaluation.assessment.config import RULES, AssessorConfig
 from evaluation.assessment.records import Pending, SourceCheck, TopicPrep
@@ -30,11 +30,10 @@ class Judge:
         """The judgment of a distinct bullet (run and position are filled in per occurrence)."""
         cfg = self.config
         notes: list[str] = []
-        facets: set[str] = set()
-        evidence = self._anchor_evidence(p, facets)
-        sentence_facets: set[str] = set()
-        matched_sentences: set[int] = set()
-        evidence.extend(self._text_evidence(p, prep, facets, sentence_facets, matched_sentences))
+        evidence, facets = self._anchor_evidence(p)
+        text = _text_matches(p, prep)
+        evidence.extend(text.evidence)
+        facets |= text.facets
         if p.lang != "eng" and cfg.crosslingual:
             for m in prep.xmatches.get(p.text, ()):
                 facets.add(m["facet"])
@@ -44,7 +43,7 @@ class Judge:
             notes.append("cross-language bullet: facets from anchoring only")
         judged = [self.support(chk, p, prep) for chk in p.sources]
         words, chars = count_words(p.text), count_chars(p.text)
-        resp_words, resp_chars = self._responsive(p, words, chars, facets, sentence_facets, matched_sentences, notes)
+        resp_words, resp_chars = _responsive(p, words, chars, facets, text, notes)
         order = prep.order
         evidence.sort(key=lambda e: (order.get(e["facet"], 1 << 30), RULES.index(e["rule"]), -float(e["score"])))
         extra: dict[str, Any] = {"chars": chars, "responsive_chars": resp_chars, "evidence": evidence}
@@ -59,47 +58,15 @@ class Judge:
         return Judgment(p.topic, "", 0, cfg.name, tuple(sorted(facets, key=prep.facet_key)),
                         words, resp_words, tuple(judged), extra)
 
-    def _anchor_evidence(self, p: Pending, facets: set[str]) -> list[dict]:
+    def _anchor_evidence(self, p: Pending) -> tuple[list[dict], set[str]]:
         """1. Anchoring: each citation inside (or just before) a nugget's span gives that facet."""
-        evidence = []
+        evidence, facets = [], set()
         for k, chk in enumerate(p.sources, start=1):
             for a in chk.anchors:
                 facets.add(a.span.facet)
                 evidence.append({"facet": a.span.facet, "nugget": a.span.nugget, "rule": "anchor",
                                  "score": a.distance, "threshold": self.config.anchor_words, "source": k})
-        return evidence
-
-    @staticmethod
-    def _text_evidence(p: Pending, prep: TopicPrep, facets: set[str], sentence_facets: set[str],
-                       matched_sentences: set[int]) -> list[dict]:
-        """2. Text matching, per sentence and for the whole bullet: the best match per (facet, rule)."""
-        best: dict[tuple[str, str], dict] = {}
-        for idx, u in enumerate(p.units, start=1):
-            whole = idx > p.n_sentences
-            for m in prep.matches.get(u, ()):
-                facets.add(m["facet"])
-                if not whole:
-                    sentence_facets.add(m["facet"])
-                    matched_sentences.add(idx)
-                key = (m["facet"], m["rule"])
-                if key not in best or m["score"] > best[key]["score"]:
-                    best[key] = dict(m, sentence=None if whole else idx)
-        return list(best.values())
-
-    @staticmethod
-    def _responsive(p: Pending, words: int, chars: int, facets: set[str], sentence_facets: set[str],
-                    matched_sentences: set[int], notes: list[str]) -> tuple[int, int]:
-        """4. The responsive words and characters: sentences that match no facet are struck when every
-        matched facet is matched by some sentence on its own; a bullet with no facet has none."""
-        if not facets:
-            return 0, 0
-        if p.n_sentences > 1 and facets <= sentence_facets and len(matched_sentences) < p.n_sentences:
-            kept = [p.units[i - 1] for i in sorted(matched_sentences)]
-            struck = [i for i in range(1, p.n_sentences + 1) if i not in matched_sentences]
-            notes.append(f"struck sentence{'s' if len(struck) > 1 else ''} {', '.join(map(str, struck))}: "
-                         "no facet matched")
-            return (min(words, sum(count_words(s) for s in kept)), min(chars, sum(count_chars(s) for s in kept)))
-        return words, chars
+        return evidence, facets
 
     def support(self, chk: SourceCheck, p: Pending, prep: TopicPrep) -> JudgedSource:
         """3. Support: a citation supports the bullet when anchored, or when the cited text matches it
@@ -135,3 +102,45 @@ class Judge:
         if chk.note:
             ev["note"] = chk.note
         return JudgedSource(chk.post, chk.offset, chk.unit, supports, sfacets, {"evidence": ev})
+
+
+class TextMatches(NamedTuple):
+    """What text matching found for one bullet: the best match per (facet, rule), and which sentences matched."""
+
+    evidence: list[dict]
+    facets: set[str]  # matched by a sentence or by the whole bullet
+    sentence_facets: set[str]  # matched by some sentence on its own
+    sentences: set[int]  # 1-based numbers of the sentences that match some facet
+
+
+def _text_matches(p: Pending, prep: TopicPrep) -> TextMatches:
+    """2. Text matching, per sentence and for the whole bullet (the last unit when it has several)."""
+    found = TextMatches([], set(), set(), set())
+    best: dict[tuple[str, str], dict] = {}
+    for idx, u in enumerate(p.units, start=1):
+        whole = idx > p.n_sentences
+        for m in prep.matches.get(u, ()):
+            found.facets.add(m["facet"])
+            if not whole:
+                found.sentence_facets.add(m["facet"])
+                found.sentences.add(idx)
+            key = (m["facet"], m["rule"])
+            if key not in best or m["score"] > best[key]["score"]:
+                best[key] = dict(m, sentence=None if whole else idx)
+    found.evidence.extend(best.values())
+    return found
+
+
+def _responsive(p: Pending, words: int, chars: int, facets: set[str], text: TextMatches,
+                notes: list[str]) -> tuple[int, int]:
+    """4. The responsive words and characters: sentences that match no facet are struck when every
+    matched facet is matched by some sentence on its own; a bullet with no facet has none."""
+    if not facets:
+        return 0, 0
+    if p.n_sentences > 1 and facets <= text.sentence_facets and len(text.sentences) < p.n_sentences:
+        kept = [p.units[i - 1] for i in sorted(text.sentences)]
+        struck = [i for i in range(1, p.n_sentences + 1) if i not in text.sentences]
+        notes.append(f"struck sentence{'s' if len(struck) > 1 else ''} {', '.join(map(str, struck))}: "
+                     "no facet matched")
+        return (min(words, sum(count_words(s) for s in kept)), min(chars, sum(count_chars(s) for s in kept)))
+    return words, chars

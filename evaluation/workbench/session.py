@@ -14,6 +14,7 @@ import dataclasses
 import os
 import threading
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -120,7 +121,7 @@ class JudgingSession:
         self.page = PageViews(self)
         self.adjudicating = list(adjudicate or [])  # adjudicate.Assessor x 2, when adjudicating
         self.disputed: set[str] | None = None  # ids of the bullets to adjudicate (None: not adjudicating)
-        self.file.resume(self.runs, self.by_key, lambda item, j: carry.adopt(self.decisions, item, j))
+        self.file.resume(self.runs, self.by_key, partial(carry.adopt, self.decisions))
         self.carried = carry.carry_over(self.items.values(), self.decisions, reuse) if reuse is not None else 0
         if self.adjudicating:
             self._start_adjudication()
