@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
+import io
 import importlib
 import json
 import re
@@ -85,36 +87,49 @@ def test_docstrings_do_not_speak_of_sessions_rounds_or_issues():
     assert not found, report(found)
 
 
-def parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
-    """A parser and, depth first, every sub-command parser under it."""
-    yield parser
+def subcommand_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """The argument paths of every sub-command under a parser (``("import", "trec-rag")``), depth first."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            for child in dict.fromkeys(action.choices.values()):
-                yield from parsers(child)
+            for name, child in action.choices.items():
+                yield (*path, name)
+                yield from subcommand_paths(child, (*path, name))
+
+
+def printed_help(argv: list[str]) -> str:
+    """What ``bolt ARGV --help`` prints, through the real entry point."""
+    from bolt import cli
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            cli.main([*argv, "--help"])
+        except SystemExit:
+            pass
+    return out.getvalue()
 
 
 def command_helps() -> Iterator[tuple[str, str]]:
     """(command, help text) of ``bolt`` and of every command and sub-command, as ``--help`` prints it."""
     from bolt import cli
-    from indexing.help_format import DefaultsHelpFormatter
 
-    top, _ = cli._parser()
-    yield "bolt", top.format_help()
+    yield "bolt", printed_help([])
     for name, command in cli.COMMANDS.items():
-        parser = argparse.ArgumentParser(prog=f"bolt {name}", description=command.summary,
-                                         formatter_class=DefaultsHelpFormatter)
+        yield f"bolt {name}", printed_help([name])
+        parser = argparse.ArgumentParser(prog=f"bolt {name}")
         importlib.import_module(command.module).add_arguments(parser)
-        for each in parsers(parser):
-            yield each.prog, each.format_help()
+        for path in subcommand_paths(parser):
+            yield f"bolt {name} {' '.join(path)}", printed_help([name, *path])
 
 
 def test_help_text_does_not_speak_of_sessions_rounds_or_issues():
-    found, names = [], []
-    for name, text in command_helps():
-        names.append(name)
+    helps = list(command_helps())
+    names = [name for name, _ in helps]
+    assert {"bolt run", "bolt assess", "bolt score", "bolt judge", "bolt convert import"} <= set(names)
+    assert all(text.startswith("usage: ") for _, text in helps), "a --help printed no usage"
+    found = []
+    for name, text in helps:
         found += findings(f"{name} --help", text)
-    assert {"bolt run", "bolt assess", "bolt score", "bolt judge"} <= set(names)
     assert not found, report(found)
 
 
