@@ -1,5 +1,5 @@
 """The Chinese names list (``bolt/lexicon/eng_cmn_names.tsv``, ``SystemConfig.cmn_names``;
-docs/system.md "Chinese names list"): English company names reach Chinese threads that write
+docs/experiments/chinese-names-list.md): English company names reach Chinese threads that write
 only the Chinese name, on a real Lucene index.
 
 The collection (hand-made, checked by hand): without the list the Chinese query of "Did Hon Hai

@@ -1,4 +1,4 @@
-"""``xl_dense`` (docs/system.md "Dense threads"): the non-English threads nearest the query by the
+"""``xl_dense`` (docs/experiments/dense-threads.md): the non-English threads nearest the query by the
 multilingual encoder join the candidates when retrieval missed them, on a real Lucene index.
 
 The collection (hand-made, checked by hand): the Chinese query words of "What did TSMC say about

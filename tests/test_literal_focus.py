@@ -1,4 +1,4 @@
-"""``lang_anchor`` (docs/system.md "Round 15"): a literal query token (a ticker number, a capital
+"""``lang_anchor`` (docs/experiments/literal-language-anchor.md): a literal query token (a ticker number, a capital
 acronym) found only in one non-English language's retrieved threads makes that language the focus."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``xl_sweep`` (docs/system.md "Thread sweep"): every Chinese thread scored against the English query
+"""``xl_sweep`` (docs/experiments/thread-sweep.md): every Chinese thread scored against the English query
 by the multilingual encoder (headline, best sentences, retrieval, length), on a real Lucene index
 and the real model.
 

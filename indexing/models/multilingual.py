@@ -16,7 +16,7 @@ query is encoded as a query (``encode_query``), what is searched as passages (``
 cosines crowd into 0.7-0.9, so each vector has the model's mean direction (:func:`centre_of`: the
 mean passage vector of the bundled sample corpus's sentences, shipped as ``e5_small_centre.json``)
 taken away before normalising: cosines then spread like USE's (unrelated about 0, a translation
-about 0.4) and thresholds keep a meaning. Session 13, docs/system.md "A second encoder".
+about 0.4) and thresholds keep a meaning (docs/experiments/second-encoder.md).
 """
 from __future__ import annotations
 
