@@ -63,7 +63,7 @@ VARIANTS = [
     {**GOOD, "bullet": True}, {**GOOD, "words": 3}, {**GOOD, "facets": [""]}, {**GOOD, "topic": 1.001},
     {**GOOD, "sources": [{"post": "t", "offset": -1, "unit": "p", "supports": True}]},
     {**GOOD, "sources": [{"post": "t", "offset": 1, "unit": "p", "supports": 1}]},
-    {k: v for k, v in GOOD.items() if k != "words"},
+    {k: v for k, v in GOOD.items() if k != "facets"},
     {**GOOD, "_meta": {}},
 ]
 
@@ -94,8 +94,7 @@ EXPECTED = [
     'topic must be a string such as "1.001", got 1.001; quote it: "1.001"',
     "sources[0].offset must be a non-negative integer, got -1",
     "sources[0].supports must be true or false, got 1",
-    "missing required key words; each line needs topic, run, bullet, assessor, facets, words, responsive_words, "
-    "sources",
+    "missing required key facets; each line needs topic, run, bullet, facets, sources",
     (("1", "3"), [("p2", None, {})], {"_meta": {}}),
 ]
 

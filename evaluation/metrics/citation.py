@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from evaluation.metrics.base import Metric, ParamInfo, register
-from evaluation.metrics.facts import Response, TopicContext
+from evaluation.metrics.facts import Response, TopicContext, reads_units
 
 
 class CitationStats(NamedTuple):
@@ -21,6 +21,7 @@ class CitationStats(NamedTuple):
     units_relevant: int
 
 
+@reads_units
 def reduce_citations(response: Response, topic: TopicContext) -> CitationStats:
     """Count the sources and the distinct supporting units over the response's bullets (every
     supporting unit is in the topic's pool by construction)."""
