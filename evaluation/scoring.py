@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from evaluation.judgments import (HolisticJudgment, Judgment, JudgmentSet, fully_judged_topics, gc_paused, is_unfinished,
+from evaluation.judgments import (HolisticJudgment, Judgment, JudgmentSet, gc_paused, is_unfinished,
                                   unknown_facets)
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F, reducers_of
 from evaluation.metrics import base as metrics_base
@@ -94,7 +94,7 @@ class StatsTable:
     word_counts: list[tuple[str, str, int, int, int]] = field(default_factory=list)
 
 
-def _index_judgments(sets: Iterable[JudgmentSet | Sequence[Judgment]]) -> dict[tuple[str, str, int], Judgment]:
+def index_judgments(sets: Iterable[JudgmentSet | Sequence[Judgment]]) -> dict[tuple[str, str, int], Judgment]:
     sets = list(sets)
     lists = [js.judgments if isinstance(js, JudgmentSet) else tuple(js) for js in sets]
     fast: dict[tuple[str, str, int], Judgment] = {}
@@ -187,7 +187,7 @@ def _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judg
             raise ToolkitError(f"average words per nugget must be positive, got {avg_nugget_words}",
                                hint="give --avg-nugget-words a number above 0")
         avg, avg_source = float(avg_nugget_words), "override"
-    jidx = _index_judgments(judgments)
+    jidx = index_judgments(judgments)
     run_ids = [r.run_id for r in runs]
     if len(set(run_ids)) != len(run_ids):
         dup = next(r for r in run_ids if run_ids.count(r) > 1)
@@ -569,7 +569,7 @@ def read_series_types(path: str | os.PathLike) -> dict[str, str]:
     return out
 
 
-def _check_inputs_for(metrics: Sequence[Metric], *, votes: bool, holistic_file: bool) -> None:
+def check_inputs_for(metrics: Sequence[Metric], *, votes: bool, holistic_file: bool) -> None:
     """A metric asked for whose input was not given is an error, never a column of zeros."""
     missing = {pyramid_F.NAME: (votes, "votes", "give the vital/okay votes TSV (bolt score --votes FILE)"),
                holistic.NAME: (holistic_file, "holistic judgments",
@@ -589,68 +589,20 @@ def _with_options(m: Metric, beta: float, err_denominator: str) -> Metric:
     return m
 
 
-def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: float = 3.0,
-          err_denominator: str = "residual", avg_nugget_words: float | None = None,
-          votes: str | os.PathLike | None = None, holistic: str | os.PathLike | None = None,
-          corpus: Sequence[str] | None = None, index: str | None = None,
-          series_types: str | os.PathLike | None = None, also: Sequence[Metric | str] = (),
-          encoding_errors: str | None = None, judged_only: bool = False,
-          only: Sequence[Metric | str] | None = None) -> ScoreReport:
-    """Score runs from judgments: the library form of ``bolt score`` (same settings, same report).
+def machine_support(judgments: Iterable[Judgment]) -> dict[str, int]:
+    """Per run, the cited sources whose support the machine decided and no person did (``judged_by:
+    machine`` on the source, or on the whole judgment, as ``bolt assess --reuse`` and ``bolt judge``'s
+    prefill write them); runs with none are left out. Judgments that carry no such mark (a person's,
+    or ``bolt assess`` alone, whose header names the assessor) count nothing here."""
+    from evaluation.judgments.reuse import JUDGED_BY_KEY, persons_verdict
 
-    ``runs``: submission paths or ``bolt.submission.Run`` records; ``topics``: a topics path or
-    ``Topic`` records; ``judgments``: judgments paths or ``JudgmentSet`` records. Files are hashed
-    into the settings; records given directly are not (their ``sha256`` settings are None).
-    ``also`` adds metrics (objects or reprs): ``also=["nugget_F(beta=5)"]`` reports both F's;
-    ``only`` replaces the default metrics (``bolt score -m``).
-    ``encoding_errors`` is how ``corpus`` files are read (``indexing.encoding``).
-    ``judged_only`` scores only the topics whose every bullet has a finished judgment
-    (``evaluation.judgments.fully_judged_topics``), so a campaign halfway through gives usable means.
-    The report's ``notes`` say what was noticed: unfinished judgments, facet ids the topics lack.
-    """
-    from bolt.formats.submission import read_run
-    from bolt.formats.topics import read_topics, read_votes
-    from evaluation.judgments import file_sha256, load_judgments, read_holistic
-
-    topics_path = topics if isinstance(topics, (str, os.PathLike)) else None
-    topic_records = read_topics(topics_path) if topics_path is not None else list(topics)
-    run_records = [read_run(r) if isinstance(r, (str, os.PathLike)) else r for r in runs]
-    sets = [load_judgments(j) if isinstance(j, (str, os.PathLike)) else j for j in judgments]
-    left_out: dict[str, list[str]] = {}
-    if judged_only:
-        kept = set(fully_judged_topics([t.topic_id for t in topic_records], run_records, _index_judgments(sets)))
-        answered = {n for r in run_records for n, res in r.results.items() if res.bullets}
-        for t in topic_records:
-            if t.topic_id not in kept:
-                left_out.setdefault("unfinished" if t.topic_id in answered else "no_bullets", []).append(t.topic_id)
-        topic_records = [t for t in topic_records if t.topic_id in kept]
-        if not topic_records:
-            raise ToolkitError("no topic has a finished judgment for every bullet of these runs",
-                               hint="finish judging one topic (press Done on each bullet), or score without "
-                                    "--judged-only")
-    notes = judgment_notes(topic_records, run_records, sets)
-    notes["topics_file"] = str(topics_path) if topics_path is not None else "the topics given"
-    notes["left_out"] = left_out
-    vote_table = read_votes(votes) if votes else None
-    hol = read_holistic(holistic) if holistic else None
-    unit_of, units = unit_resolver(corpus, index, encoding_errors)
-    metrics = choose_metrics(beta=beta, err_denominator=err_denominator, votes=vote_table is not None,
-                             holistic_file=hol is not None, also=also, only=only)
-    _check_inputs_for(metrics, votes=vote_table is not None, holistic_file=hol is not None)
-    table = build_stats(topic_records, run_records, sets, avg_nugget_words=avg_nugget_words, votes=vote_table,
-                        holistic_judgments=hol, unit_of=unit_of, metrics=metrics)
-    extra = {"votes_sha256": file_sha256(votes) if votes else None,
-             "holistic_sha256": file_sha256(holistic) if holistic else None,
-             "series": "trec2004" if series_types else "macro"}
-    if judged_only:
-        extra["judged_only"] = True
-    settings = settings_dict(metrics, table, judgments=sets, topics_count=len(topic_records),
-                             topics_sha256=file_sha256(topics_path) if topics_path is not None else None,
-                             units=units, extra=extra)
-    types = read_series_types(series_types) if series_types else None
-    rep = report(topic_records, table, metrics, settings, series_types=types)
-    rep.notes = notes
-    return rep
+    out: dict[str, int] = {}
+    for j in judgments:
+        whole = j.extra.get(JUDGED_BY_KEY) == "machine"
+        n = sum(1 for s in j.sources if whole or not persons_verdict(s.extra.get(JUDGED_BY_KEY)))
+        if n:
+            out[j.run] = out.get(j.run, 0) + n
+    return out
 
 
 def judgment_notes(topics: Sequence[Any], runs: Sequence[Any], sets: Sequence[JudgmentSet]) -> dict[str, Any]:
@@ -659,5 +611,6 @@ def judgment_notes(topics: Sequence[Any], runs: Sequence[Any], sets: Sequence[Ju
     run_ids = {r.run_id for r in runs}
     scored = [j for js in sets for j in js.judgments if j.topic_id in numbers and j.run in run_ids]
     return {"unfinished": sum(1 for j in scored if is_unfinished(j.extra)),
+            "machine_support": machine_support(scored),
             "unknown_facets": unknown_facets(topics, ((j.topic_id, j.facets) for j in scored)),
             "judged_with": [js.header.get("topics") for js in sets if js.header and js.header.get("topics")]}

@@ -154,9 +154,9 @@ def test_compare_across_score_files_and_metrics(capsys, sample, tmp_path):
 
 
 def test_library_score_equals_the_command_and_reads_its_own_json(capsys, sample, tmp_path):
-    """``evaluation.scoring.score`` is ``bolt score`` without argparse; the report round-trips its JSON and CSV."""
+    """``evaluation.api.score`` is ``bolt score`` without argparse; the report round-trips its JSON and CSV."""
     from evaluation.results import ScoreReport
-    from evaluation.scoring import score
+    from evaluation.api import score
 
     d, topic, runs, jpath = sample
     code, out, err = _score(capsys, sample, "--json", "--csv", str(tmp_path / "cli.csv"))

@@ -263,7 +263,7 @@ def test_a_new_metric_is_one_module_and_a_registration(monkeypatch):
     """A toy metric with its own reducer over the per-bullet facts is scored by the library call,
     beside a second instance of itself, with no change to scoring or to a shared record."""
     from evaluation.metrics import Metric, ParamInfo, Response, TopicContext, base, register
-    from evaluation.scoring import score
+    from evaluation.api import score
 
     monkeypatch.setattr(base, "REGISTRY", base.Registry(dict(base.REGISTRY.metrics), dict(base.REGISTRY.aliases)))
 

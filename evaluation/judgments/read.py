@@ -259,6 +259,8 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
         except json.JSONDecodeError as exc:
             if not text.strip():  # blank lines are skipped (checked only here: they never decode)
                 continue
+            if not (out or problems or header):
+                _refuse_other_format(name, lineno, text)
             problems.append(Problem(ERROR, name, lineno, JUDGMENT_JSON,
                                     f"not valid JSON ({exc.msg} at column {exc.colno}); "
                                     "each line must hold one complete JSON object"))
@@ -274,6 +276,8 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
                                             f"run {j.run} bullet {j.bullet} of topic {j.topic_id} is judged again "
                                             f"(first at line {first}); keep one line per bullet", j.topic_id, j.bullet))
             elif error is not None:
+                if not (out or problems or header):
+                    _refuse_other_format(name, lineno, text)
                 topic = obj.get("topic") if isinstance(obj, dict) else None
                 bullet = obj.get("bullet") if isinstance(obj, dict) else None
                 problems.append(Problem(ERROR, name, lineno, error.rule, str(error),
@@ -289,6 +293,16 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
     if problems:
         raise ProblemsError(problems)
     return header, out
+
+
+def _refuse_other_format(name: str, lineno: int, text: str) -> None:
+    """Stop at a first line that is another evaluation's judgments, naming the format and the fix."""
+    from evaluation.judgments.sniff import other_format
+
+    fmt = other_format(text)
+    if fmt is not None:
+        raise ToolkitError(f"this is {fmt.name}, not a judgments file of per-bullet JSON lines", file=name,
+                           line=lineno, hint=fmt.hint)
 
 
 def iter_judgments(path: str | os.PathLike) -> Iterator[Judgment]:

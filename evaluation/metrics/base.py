@@ -187,8 +187,10 @@ class Registry:
     def get(self, name: str, families: Sequence[str] | None = None) -> Metric:
         canonical = self.aliases.get(name, name)
         if canonical not in self.metrics or (families is not None and self.family(canonical) not in families):
-            known = ", ".join(self.names(families))
-            raise ValueError(f"unknown metric {name!r}; known metrics: {known}")
+            from bolt.cli_parser import did_you_mean
+
+            names = self.names(families)
+            raise ValueError(f"unknown metric {name!r}{did_you_mean(name, names)}; known metrics: {', '.join(names)}")
         return self.metrics[canonical]
 
     def names(self, families: Sequence[str] | None = None) -> list[str]:

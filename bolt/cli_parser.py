@@ -1,0 +1,86 @@
+"""What the command line says about a mistyped flag or value: "did you mean", as pip and the topic
+validator do. argparse alone reports a missing required option before an unknown one, so
+``--judgements`` read "the following arguments are required: --judgments" and hid its cause."""
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import sys
+from typing import Iterable, Sequence
+
+_CHOICE = re.compile(r"argument (?P<arg>\S+): invalid choice: '(?P<value>[^']*)' \(choose from (?P<choices>.*)\)")
+
+
+def closest(word: str, known: Iterable[str]) -> str | None:
+    """The one known word ``word`` most likely misspells (or abbreviates), None when none is close."""
+    known = list(known)
+    if not known:
+        return None
+    folded = {k.casefold(): k for k in known}
+    if word.casefold() in folded:
+        return folded[word.casefold()]
+    starts = [k for k in known if k.startswith(word) and word]
+    if len(starts) == 1:
+        return starts[0]
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` for the closest known word, else empty."""
+    match = closest(word, known)
+    return f" (did you mean '{match}'?)" if match else ""
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors name an unknown option first, with a "did you mean",
+    and suggest the closest choice for a misspelled value (``--system bm25``)."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None, namespace=None):
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(self._given, namespace)
+
+    def error(self, message: str):  # type: ignore[override]
+        unknown = self.unknown_options(getattr(self, "_given", []))
+        if unknown:
+            message = "; ".join(f"unrecognized option '{u}'{self._option_hint(u)}" for u in unknown)
+        else:
+            m = _CHOICE.search(message)
+            if m:
+                choices = re.findall(r"'([^']*)'", m.group("choices"))
+                message += did_you_mean(m.group("value"), choices)
+        super().error(message)
+
+    def _long_options(self) -> list[str]:
+        return [o for o in self._option_string_actions if o.startswith("--")]
+
+    def _option_hint(self, option: str) -> str:
+        if len(option) == 2:  # "-o": the long options that letter starts
+            starts = [o for o in self._long_options() if o[2:3] == option[1]]
+            return f" (did you mean '{starts[0]}'?)" if len(starts) == 1 else (
+                f" (did you mean one of {', '.join(repr(s) for s in starts)}?)" if starts else "")
+        names = {o[2:]: o for o in self._long_options()}
+        match = closest(option.lstrip("-"), names)
+        return f" (did you mean '{names[match]}'?)" if match else ""
+
+    def unknown_options(self, given: Sequence[str]) -> list[str]:
+        """Options in ``given`` this parser does not know (nor abbreviates); none for a parser with
+        subcommands, whose options belong to them."""
+        if any(isinstance(a, argparse._SubParsersAction) for a in self._actions):
+            return []
+        out = []
+        for token in given:
+            if token == "--":
+                break
+            if not token.startswith("-") or token == "-" or re.fullmatch(r"-[0-9.]+", token):
+                continue
+            name = token.split("=", 1)[0]
+            if name in self._option_string_actions:
+                continue
+            if name.startswith("--") and any(o.startswith(name) for o in self._long_options()):
+                continue  # an abbreviation argparse accepts
+            if not name.startswith("--") and len(name) > 2 and name[:2] in self._option_string_actions:
+                continue  # "-mF_GD": a short option with its value attached
+            out.append(name)
+        return out
