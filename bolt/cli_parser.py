@@ -57,7 +57,9 @@ class CommandParser(argparse.ArgumentParser):
 
     def _option_hint(self, option: str) -> str:
         if len(option) == 2:  # "-o": the long options that letter starts
-            starts = [o for o in self._long_options() if o[2:3] == option[1]]
+            starts = list(dict.fromkeys(next(o for o in a.option_strings if o.startswith("--"))
+                                        for o, a in self._option_string_actions.items()
+                                        if o.startswith("--") and o[2:3] == option[1]))
             return f" (did you mean '{starts[0]}'?)" if len(starts) == 1 else (
                 f" (did you mean one of {', '.join(repr(s) for s in starts)}?)" if starts else "")
         names = {o[2:]: o for o in self._long_options()}
