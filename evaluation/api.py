@@ -144,8 +144,14 @@ def _judgment_sets(judgments: Sequence[Any]) -> list[JudgmentSet]:
             out.append(load_judgments(j))
         elif isinstance(j, JudgmentSet):
             out.append(j)
-        else:
-            out.append(JudgmentSet("<judgments>", None, tuple(j), None))
+        else:  # records: hashed as the file write_judgments would write, so the signature still names them
+            import hashlib
+
+            from evaluation.judgments import dumps_judgment
+
+            items = tuple(j)
+            digest = hashlib.sha256("".join(dumps_judgment(x) + "\n" for x in items).encode("utf-8")).hexdigest()
+            out.append(JudgmentSet("<judgments>", None, items, digest))
     return out
 
 

@@ -243,3 +243,56 @@ def test_shared_option_help_is_one_line_with_a_pointer(capsys):
         start = text.index("  --encoding-errors")
         block = text[start:].split("\n  -", 1)[0]
         assert "docs/cli.md" in block and len(block.splitlines()) <= 4, block
+
+
+def test_the_minimal_file_of_the_docs_scores_and_reuses_as_written(capsys, tmp_path):
+    """docs/judgments.md's hand-written example, against a run whose bullets it judges."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "judgments.md").read_text(encoding="utf-8")
+    block = text.split("### Written by hand", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "hand.jsonl").write_text(block, encoding="utf-8")
+    lines = [json.loads(x) for x in block.splitlines()]
+    topic = next(t for t in read_topics(TOPICS) if t.topic_id == lines[0]["topic"])
+    texts = {(n.post, n.offset): n.text for f in topic.facets for n in f.nuggets}
+    bullets = []
+    for x in lines:
+        s = x["sources"][0]
+        body = texts[(s["post"], s["offset"])] if x["facets"] else "我不知道 maybe later"
+        bullets.append(Bullet(x["bullet"], body, (Source(s["post"], s["offset"]),)))
+    run = tmp_path / "myrun.xml"
+    write_run("myrun", [Result(topic.topic_id, tuple(bullets))], run)
+    code, out, err = _cli(capsys, "score", run, "--topics", TOPICS, "--judgments", tmp_path / "hand.jsonl",
+                          "--corpus", CORPUS, "--json")
+    assert code == 0 and "warning" not in err, err
+    t = json.loads(out)["runs"]["myrun"]["topics"][topic.topic_id]
+    assert t["R_n"] == pytest.approx(2 / len(topic.facets)) and t["P_c"] == pytest.approx(2 / 3)
+    result = assessment([run], TOPICS, collection=open_collection(corpus=[CORPUS]),
+                        config=AssessorConfig(semantic=False, crosslingual=False), reuse=[tmp_path / "hand.jsonl"])
+    assert result.judged_by == {"human": 3, "mixed": 0, "machine": 0}
+    assert [j.facets for j in result.judgments] == [tuple(x["facets"]) for x in lines]
+    assert result.judgments[2].responsive_words == 0
+
+
+def test_the_api_example_of_the_docs_runs_on_the_sample(tmp_path, monkeypatch, capsys):
+    """docs/api.md's example, run as written in a folder holding a run of the sample topics."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
+    code = text.split("## Assessing and scoring", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    results = []
+    for t in read_topics(TOPICS)[:3]:   # a lead-like run: the first nugget of each facet, citing it
+        ns = [f.nuggets[0] for f in t.facets if f.nuggets and f.nuggets[0].post is not None]
+        results.append(Result(t.topic_id, tuple(Bullet(k, n.text, (Source(n.post, n.offset),))
+                                                for k, n in enumerate(ns, 1))))
+    write_run("lead", results, tmp_path / "lead.xml")
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {}
+    exec(compile(code, "docs/api.md", "exec"), scope)
+    out = capsys.readouterr().out
+    report, judgments = scope["report"], scope["judgments"]
+    assert len(judgments) == sum(len(r.bullets) for r in results)
+    assert 0 < report.means["lead"]["F_GD"] <= 1 and out.startswith(f"F_GD {report.means['lead']['F_GD']:.4f}")
+    assert "units:corpus" in report.signature and report.signature in out
+    again = score([tmp_path / "lead.xml"], TOPICS, [judgments], corpus=[CORPUS])
+    assert again.means == report.means
