@@ -4,33 +4,13 @@ validator do. argparse alone reports a missing required option before an unknown
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import sys
-from typing import Iterable, Sequence
+from typing import Sequence
+
+from indexing.suggest import closest, did_you_mean
 
 _CHOICE = re.compile(r"argument (?P<arg>\S+): invalid choice: '(?P<value>[^']*)' \(choose from (?P<choices>.*)\)")
-
-
-def closest(word: str, known: Iterable[str]) -> str | None:
-    """The one known word ``word`` most likely misspells (or abbreviates), None when none is close."""
-    known = list(known)
-    if not known:
-        return None
-    folded = {k.casefold(): k for k in known}
-    if word.casefold() in folded:
-        return folded[word.casefold()]
-    starts = [k for k in known if k.startswith(word) and word]
-    if len(starts) == 1:
-        return starts[0]
-    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
-    return close[0] if close else None
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """`` (did you mean 'X'?)`` for the closest known word, else empty."""
-    match = closest(word, known)
-    return f" (did you mean '{match}'?)" if match else ""
 
 
 class CommandParser(argparse.ArgumentParser):

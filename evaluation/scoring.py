@@ -541,7 +541,7 @@ def report(topics: Sequence[Any], table: StatsTable, metrics: Sequence[Metric], 
                        dict(table.unjudged_bullets))
 
 
-# ---------------------------------------------------------------------------------- the library call
+# ------------------------------------------------------------ inputs of evaluation.api.score
 
 def unit_resolver(corpus: Sequence[str] | None = None, index: str | None = None,
                   encoding_errors: str | None = None) -> tuple[UnitResolver | None, str]:

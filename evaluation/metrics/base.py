@@ -187,7 +187,7 @@ class Registry:
     def get(self, name: str, families: Sequence[str] | None = None) -> Metric:
         canonical = self.aliases.get(name, name)
         if canonical not in self.metrics or (families is not None and self.family(canonical) not in families):
-            from bolt.cli_parser import did_you_mean
+            from indexing.suggest import did_you_mean
 
             names = self.names(families)
             raise ValueError(f"unknown metric {name!r}{did_you_mean(name, names)}; known metrics: {', '.join(names)}")
