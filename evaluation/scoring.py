@@ -38,8 +38,7 @@ from evaluation.judgments import (HolisticJudgment, Judgment, JudgmentSet, gc_pa
                                   unknown_facets)
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F, reducers_of
 from evaluation.metrics import base as metrics_base
-from evaluation.metrics.facts import (BulletFacts, Reducer, Response, TopicContext, UnitKey, post_id_at, unit_key,
-                                      uses_units)
+from evaluation.metrics.facts import BulletFacts, Reducer, Response, TopicContext, UnitKey, post_id_at, unit_key
 from bolt.formats.topics import average_nugget_words as topics_average_nugget_words
 from evaluation.metrics.err import err_facet  # noqa: F401  (re-exported)
 from evaluation.results import ScoreReport, signature  # noqa: F401  (signature re-exported)
@@ -133,7 +132,7 @@ def build_stats(topics: Sequence[Any], runs: Sequence[Any], judgments: Iterable[
     """
     metrics = list(metrics if metrics is not None else metrics_base.REGISTRY.prototypes((metrics_base.SCORE,)))
     reducers = reducers_of(metrics)
-    unit_metrics = [] if unit_of is not None else [m for m in metrics if any(map(uses_units, m.REDUCERS))]
+    unit_metrics = [] if unit_of is not None else [m for m in metrics if m.READS_UNITS]
     with gc_paused():  # builds ~10 live objects per bullet: see evaluation.judgments.gc_paused
         return _build_stats(topics, runs, list(judgments), avg_nugget_words, votes, holistic_judgments, unit_of,
                             reducers, unit_metrics)

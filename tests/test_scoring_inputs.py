@@ -81,6 +81,7 @@ def test_cli_and_api_give_one_answer_or_refuse_naming_the_flag(files, capsys):
     code, out, err = _cli(capsys, "score", run, "--topics", TOPICS, "--judgments", minimal)
     assert code == 1 and out == ""
     assert "--corpus PATH... or --index DIR" in err and "supporting source(s) without a \"unit\"" in err
+    assert "R_c, F_c, F_GD, ERR depend on those units" in err
     with pytest.raises(ToolkitError, match=r"--corpus PATH\.\.\. or --index DIR"):
         score([run], TOPICS, [minimal])
     code, out, err = _cli(capsys, "score", run, "--topics", TOPICS, "--judgments", minimal, "--corpus", CORPUS,
@@ -91,7 +92,7 @@ def test_cli_and_api_give_one_answer_or_refuse_naming_the_flag(files, capsys):
     assert rep.settings["units"] == "corpus" and "units:corpus" in rep.signature
     # metrics that read no source unit need no collection: the same figures either way
     code, out_without, err = _cli(capsys, "score", run, "--topics", TOPICS, "--judgments", minimal, "--json",
-                                  "-m", "R_n", "-m", "P_n", "-m", "nugget_F")
+                                  "-m", "R_n", "-m", "P_n", "-m", "P_c", "-m", "nugget_F")
     assert code == 0, err
     without = json.loads(out_without)["runs"]["hand"]["mean"]
     assert without == {m: json.loads(out)["runs"]["hand"]["mean"][m] for m in without}

@@ -65,6 +65,10 @@ class Metric:
     SUPPORTED_PARAMS: ClassVar[dict[str, ParamInfo]] = {}
     DEFAULT: ClassVar[float] = 0.0  # score of a topic the run did not answer (counted, not dropped)
     REDUCERS: ClassVar[tuple[Reducer, ...]] = ()
+    #: True when the score depends on source units (the pool, ``C_i``, supporting units), which only
+    #: the collection can place when the judgments lack them: the scorer then refuses rather than guess
+    #: (docs/metrics.md, "Source units: one answer").
+    READS_UNITS: ClassVar[bool] = False
 
     __slots__ = ("params",)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from evaluation.metrics.base import Metric, ParamInfo, register
-from evaluation.metrics.facts import Response, TopicContext, reads_units
+from evaluation.metrics.facts import Response, TopicContext
 
 
 class CitationStats(NamedTuple):
@@ -21,7 +21,6 @@ class CitationStats(NamedTuple):
     units_relevant: int
 
 
-@reads_units
 def reduce_citations(response: Response, topic: TopicContext) -> CitationStats:
     """Count the sources and the distinct supporting units over the response's bullets (every
     supporting unit is in the topic's pool by construction)."""
@@ -68,6 +67,7 @@ class CitationRecall(Metric):
     NAME = "R_c"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
     REDUCERS = (reduce_citations,)
+    READS_UNITS = True
 
     def compute(self, s: CitationStats) -> float:
         return citation_recall(s.units_cited, s.units_relevant)
@@ -78,6 +78,7 @@ class CitationF(Metric):
 
     NAME = "F_c"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
+    READS_UNITS = True
     REDUCERS = (reduce_citations,)
 
     def compute(self, s: CitationStats) -> float:

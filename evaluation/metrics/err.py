@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from evaluation.metrics.base import Metric, ParamInfo, register
-from evaluation.metrics.facts import Response, TopicContext, reads_units
+from evaluation.metrics.facts import Response, TopicContext
 
 
 def err_facet(steps: list[tuple[int, int, int, float]], residual: bool = True) -> float:
@@ -77,7 +77,6 @@ class ErrStats(NamedTuple):
     err_total: float
 
 
-@reads_units
 def reduce_err(response: Response, topic: TopicContext) -> ErrStats:
     """Both ``Σ_i S_i`` of the response (:func:`err_sums` over its bullets with a supporting source)."""
     rows = [(b.facets, b.supporting, b.responsive_fraction) for b in response.bullets if b.supporting]
@@ -98,6 +97,7 @@ class ERR(Metric):
                                  "recall, the guidelines' wording) or all of them (|C_i|)"),
     }
     REDUCERS = (reduce_err,)
+    READS_UNITS = True
 
     def compute(self, s: ErrStats) -> float:
         total = s.err_residual if self.params["denominator"] == "residual" else s.err_total

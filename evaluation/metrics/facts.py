@@ -21,22 +21,6 @@ def unit_key(thread: str, post_id: str | None, offset: int) -> UnitKey:
     return (thread, post_id if post_id else f"@{offset}")
 
 
-def reads_units(reducer: Callable) -> Callable:
-    """Mark a reducer whose statistics depend on source units (the pool, ``C_i``, supporting units).
-
-    Units are where the collection decides a figure: the scorer refuses to run such a reducer when
-    a unit could only be guessed (no collection given, no ``unit`` in the judgments), so one set of
-    inputs always gives one number (docs/metrics.md, "Source units: one answer").
-    """
-    reducer.reads_units = True  # type: ignore[attr-defined]
-    return reducer
-
-
-def uses_units(reducer: Callable) -> bool:
-    """True for a reducer marked with :func:`reads_units`."""
-    return getattr(reducer, "reads_units", False) is True
-
-
 def post_id_at(corpus: Any, thread_id: str, offset: int) -> str | None:
     """The id of the post element holding ``offset`` in a thread of ``corpus`` (anything with
     ``get(thread_id)`` giving a reader thread); None when the thread or the post is unknown."""
