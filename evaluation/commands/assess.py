@@ -3,7 +3,8 @@
 One judgment per bullet of every run, written atomically; the first line (``{"_meta": ...}``)
 records the assessor's name and version, every threshold and the embedding model id, so a score
 computed from the file can say exactly how its judgments were made. A per-run summary follows on
-standard output (``--json``: one JSON document instead).
+standard output (``--json``: one JSON document instead). The judging itself is
+``evaluation.api.assessment``; this module parses the options, writes the file and prints.
 """
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""``bolt score``: score runs from judgments (SPEC §6, §8), with a signature that reproduces every number."""
+"""``bolt score``: score runs from judgments (SPEC §6, §8), with a signature that reproduces every number.
+
+The scoring is ``evaluation.api.score``; this module parses the options and prints the report it
+returns (table, ``--json``, ``-q``) and the warnings of its notes.
+"""
 from __future__ import annotations
 
 import argparse
