@@ -52,7 +52,7 @@ def _topics(topics: PathOrRecords) -> tuple[list[Any], str | None]:
     return list(topics), None
 
 
-def _runs(runs: Iterable[PathOrRecords], *, distinct: bool = True) -> list[Any]:
+def read_runs(runs: Iterable[PathOrRecords], *, distinct: bool = True) -> list[Any]:
     """Runs as records, refusing two that share a run id (judgments are keyed by it) when ``distinct``."""
     from bolt.formats.submission import read_run
 
@@ -96,7 +96,7 @@ def assessment(runs: Iterable[PathOrRecords], topics: PathOrRecords, *, collecti
     if not any(t.facets for t in topic_records):
         raise ToolkitError("the topics have no facets to judge against", file=topics_path,
                            hint="pass the full topics file (with <facet> elements), not the query-only form")
-    run_records = _runs(runs)
+    run_records = read_runs(runs)
     assessor = Assessor(topic_records, collection, config or AssessorConfig(), progress=progress)
     header = assessor.header()
     header.update(topics=topics_path or "the topics given",
@@ -179,7 +179,7 @@ def score(runs: Sequence[PathOrRecords], topics: PathOrRecords, judgments: Seque
     from evaluation.judgments import file_sha256, read_holistic
 
     topic_records, topics_path = _topics(topics)
-    run_records = _runs(runs, distinct=False)  # build_stats names a run id given twice
+    run_records = read_runs(runs, distinct=False)  # build_stats names a run id given twice
     sets = _judgment_sets(judgments)
     left_out: dict[str, list[str]] = {}
     if judged_only:

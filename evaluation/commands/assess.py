@@ -153,22 +153,6 @@ def summarize(judgments: Iterable, stats: dict) -> Iterator:
         yield j
 
 
-def read_runs(paths: Iterable[str]) -> list:
-    """The submissions of ``paths``, refusing two that share a run id (judgments are keyed by it)."""
-    from bolt.formats.submission import read_run
-    from indexing.errors import ToolkitError
-
-    runs, seen = [], {}
-    for p in paths:
-        r = read_run(p)
-        if r.run_id in seen:
-            raise ToolkitError(f"run id {r.run_id!r} is used by both {seen[r.run_id]} and {p}", file=str(p),
-                               hint="give each run its own id (results/@run or the file name)")
-        seen[r.run_id] = str(p)
-        runs.append(r)
-    return runs
-
-
 def run(args: argparse.Namespace) -> int:
     from evaluation.api import assessment
     from evaluation.judgments import write_judgments

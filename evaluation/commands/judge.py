@@ -55,7 +55,8 @@ def _login() -> str:
 
 def build_session(args: argparse.Namespace):
     """Read everything the page needs (fails before the server starts, with file and fix)."""
-    from evaluation.commands.assess import open_judged_corpus, read_runs
+    from evaluation.api import read_runs
+    from evaluation.commands.assess import open_judged_corpus
     from evaluation.judgments import read_judgments
     import functools
 
