@@ -14,6 +14,8 @@ import sys
 from typing import NamedTuple, Sequence
 
 from bolt import __version__
+from bolt.cli_parser import CommandParser
+from bolt.commands.output_options import accept_output_alias
 from indexing.exit_codes import INVALID, SUCCESS, USAGE
 from indexing.help_format import DefaultsHelpFormatter
 
@@ -68,9 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: unknown command '{name}'{hint}; run 'bolt --help' for the list", file=sys.stderr)
         return USAGE
     module = importlib.import_module(COMMANDS[name].module)
-    cmd_parser = argparse.ArgumentParser(prog=f"bolt {name}", description=COMMANDS[name].summary,
-                                         formatter_class=DefaultsHelpFormatter)
+    cmd_parser = CommandParser(prog=f"bolt {name}", description=COMMANDS[name].summary,
+                               formatter_class=DefaultsHelpFormatter)
     module.add_arguments(cmd_parser)
+    accept_output_alias(cmd_parser)
     try:
         args = cmd_parser.parse_args(argv[1:])
     except SystemExit as exc:  # argparse exits 2 on usage errors and 0 on --help

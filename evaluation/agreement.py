@@ -150,18 +150,21 @@ def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
     from types import SimpleNamespace
 
     from evaluation.judgments import JudgmentSet
-    from evaluation.scoring import score
+    from evaluation.api import score
 
     shape: dict[str, dict[str, int]] = {}
     for topic, run, bullet in keys:
         shape.setdefault(run, {})
         shape[run][topic] = max(shape[run].get(topic, 0), bullet)
-    runs = [SimpleNamespace(run_id=r, results={t: SimpleNamespace(bullets=[SimpleNamespace(text="", sources=())
-                                                                         for _ in range(n)])
-                                               for t, n in by_topic.items()})
+    # The scorer counts W_k from bullet text; stand-in texts of each judgment's own length keep the file's counts.
+    length = {j.key: j.words if j.words is not None else (j.responsive_words or 0) for j in judgments}
+    runs = [SimpleNamespace(run_id=r, results={t: SimpleNamespace(bullets=[
+                SimpleNamespace(text=" w" * length.get((t, r, k), 0), sources=()) for k in range(1, n + 1)])
+                for t, n in by_topic.items()})
             for r, by_topic in sorted(shape.items())]
     given = JudgmentSet(path="<judgments>", header=None, judgments=tuple(judgments), sha256=None)
-    rep = score(runs, topics, [given])
+    # Both files are scored alike with the offsets standing for the posts: a comparison, not a published score.
+    rep = score(runs, topics, [given], unit_of=lambda thread, offset: None)
     return {r: {m: rep.means[r][m] for m in AGREEMENT_METRICS} for r in rep.means}
 
 

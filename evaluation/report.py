@@ -440,7 +440,7 @@ def _compare_html(compare: Mapping, metrics: Sequence[str]) -> str:
 
 def _bullets_section(topics: Sequence, runs: Sequence, judgments: Sequence, corpus,
                      width: int) -> str:
-    from evaluation.scoring import bullet_facts
+    from evaluation.scoring import bullet_facts, count_words, judged_words
 
     cache: dict = {}
     by_key: dict[tuple[str, str], list] = defaultdict(list)
@@ -484,7 +484,9 @@ def _bullets_section(topics: Sequence, runs: Sequence, judgments: Sequence, corp
                     label = f"[{k}] {s.thread}" + (f" {ctx.unit}" if ctx.unit else "") + f" @{s.offset} {mark}"
                     links.append(f'<a class="cite{"" if sup else " bad"}" href="#{h(anchor)}">{h(label)}</a>')
                     ctxs.append(_context_html(anchor, b.position, k, ctx, sup))
-                words = f"{j.responsive_words}/{j.words} responsive words" if j is not None else "not judged"
+                words = ("{1}/{0} responsive words".format(*judged_words(count_words(b.text), j.words,
+                                                                         j.responsive_words))
+                         if j is not None else "not judged")  # W_k and w_k as the scorer counts them
                 items.append(f'<li><span class="btext" dir="auto">{h(b.text)}</span>{badges} <span class="meta">{h(words)}'
                              f'</span><br>{"".join(links)}</li>')
             parts.append(f'<ol class="bullets">{"".join(items)}</ol><div class="cites">{"".join(ctxs)}</div></div>')

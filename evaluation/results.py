@@ -1,6 +1,6 @@
 """The score report: the one typed object every number of a scoring leaves the scorer in.
 
-``bolt score`` builds it (``evaluation.scoring.score``), writes it (:meth:`ScoreReport.write_json`,
+``bolt score`` builds it (``evaluation.api.score``), writes it (:meth:`ScoreReport.write_json`,
 SPEC §8 shape; :meth:`ScoreReport.to_csv`), and ``bolt compare``, ``bolt report`` and ``bolt demo``
 read it back (:meth:`ScoreReport.read`) instead of picking through raw dicts. Readers only render
 or compare what it holds; nothing downstream recomputes a mean, a condition group or a series.
@@ -36,6 +36,9 @@ class ScoreReport:
     series_means: dict[str, dict[str, float]]        # run -> metric -> macro-average over series
     zero_median: dict[str, list[str]]                # metric -> topics
     unjudged: dict[str, int]
+    #: per run, the cited sources whose support the machine decided, not a person (runs with none left out;
+    #: ``evaluation.scoring.machine_support``); written per run as ``support_by_machine``
+    machine_support: dict[str, int] = field(default_factory=dict)
     name: str = field(default="scores", compare=False)
     path: str | None = field(default=None, compare=False)
     signature_text: str | None = field(default=None, compare=False)  # as read, when the file has one
@@ -64,6 +67,9 @@ class ScoreReport:
         runs = {r: {"mean": self.means[r], "topics": self.topics.get(r, {}), "conditions": self.conditions.get(r, {}),
                     "series": self.series.get(r, {}), "series_mean": self.series_means.get(r, {}),
                     "unjudged_bullets": self.unjudged.get(r, 0)} for r in self.means}
+        for r, n in self.machine_support.items():
+            if r in runs:
+                runs[r]["support_by_machine"] = n
         return {
             "settings": self.settings,
             "signature": self.signature,
@@ -106,6 +112,7 @@ class ScoreReport:
                    {r: dict(d.get("series") or {}) for r, d in runs.items()},
                    {r: dict(d.get("series_mean") or {}) for r, d in runs.items()},
                    zero, {r: int(d.get("unjudged_bullets") or 0) for r, d in runs.items()},
+                   {r: int(d["support_by_machine"]) for r, d in runs.items() if d.get("support_by_machine")},
                    name=name, path=path, signature_text=doc.get("signature"))
 
     @classmethod

@@ -12,9 +12,15 @@ Rules decided here (documented in ``docs/metrics.md``):
   Facet ids unknown to the topics file are ignored and counted (``unknown_facets``).
 - A bullet of the run with no judgment is irrelevant with unsupported sources: all its words are
   wasted, its sources count as unsupported; the scorer reports how many it met (``unjudged_bullets``).
-- Source unit = (thread, post id). Bullet sources take ``unit`` from the judgment (from the corpus,
-  when given, if the judgment has none); nugget citations take it from the corpus when one is given, else from a judged source citing the same
-  (thread, offset), else the unit is ``@offset`` (only an exact citation then matches).
+- ``W_k`` is counted here, from the run's bullet text by the one word rule (``indexing.textfacts``);
+  a judgment's own ``words``, when it differs, keeps its number of struck words and is reported
+  (``StatsTable.word_counts``), never used.
+- Source unit = (thread, post id): one answer for one set of inputs. Bullet sources take ``unit``
+  from the judgment, else from the collection; nugget citations take it from the collection, else
+  from a judged source citing the same (thread, offset). When a figure needs a unit that only the
+  collection could give and none is given, scoring refuses and names ``--corpus/--index``
+  (:func:`check_units_placeable`). Judgments converted from other evaluations cite whole documents
+  (their header says ``converted_from``): there the document is the unit (``@offset``).
 - A topic the run did not answer (no ``<result>`` or no bullets) gets each metric's default (0) and
   is counted in the mean, never dropped.
 """
@@ -28,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from evaluation.judgments import (HolisticJudgment, Judgment, JudgmentSet, fully_judged_topics, gc_paused, is_unfinished,
+from evaluation.judgments import (HolisticJudgment, Judgment, JudgmentSet, gc_paused, is_unfinished,
                                   unknown_facets)
 from evaluation.metrics import DEFAULT_METRICS, Metric, TopicStats, holistic, parse_metric, pyramid_F, reducers_of
 from evaluation.metrics import base as metrics_base
@@ -82,9 +88,12 @@ class StatsTable:
     avg_nugget_words_source: str
     nugget_units: dict[str, int] = field(default_factory=dict)  # "corpus", "judgments", "offset" -> count
     pool_sizes: dict[str, int] = field(default_factory=dict)
+    #: judgments whose own ``words`` differ from the count of the run's bullet text:
+    #: (topic, run, bullet, words given, words counted)
+    word_counts: list[tuple[str, str, int, int, int]] = field(default_factory=list)
 
 
-def _index_judgments(sets: Iterable[JudgmentSet | Sequence[Judgment]]) -> dict[tuple[str, str, int], Judgment]:
+def index_judgments(sets: Iterable[JudgmentSet | Sequence[Judgment]]) -> dict[tuple[str, str, int], Judgment]:
     sets = list(sets)
     lists = [js.judgments if isinstance(js, JudgmentSet) else tuple(js) for js in sets]
     fast: dict[tuple[str, str, int], Judgment] = {}
@@ -121,13 +130,55 @@ def build_stats(topics: Sequence[Any], runs: Sequence[Any], judgments: Iterable[
     ``run_id`` and ``results[number].bullets[k].text`` are read); ``votes`` is ``bolt.topics.read_votes``'
     mapping; ``unit_of`` resolves a nugget citation's post id from the corpus.
     """
-    reducers = reducers_of(metrics if metrics is not None else metrics_base.REGISTRY.prototypes((metrics_base.SCORE,)))
+    metrics = list(metrics if metrics is not None else metrics_base.REGISTRY.prototypes((metrics_base.SCORE,)))
+    reducers = reducers_of(metrics)
+    unit_metrics = [] if unit_of is not None else [m for m in metrics if m.READS_UNITS]
     with gc_paused():  # builds ~10 live objects per bullet: see evaluation.judgments.gc_paused
-        return _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judgments, unit_of, reducers)
+        return _build_stats(topics, runs, list(judgments), avg_nugget_words, votes, holistic_judgments, unit_of,
+                            reducers, unit_metrics)
+
+
+#: The judgments header key of files ``bolt convert`` writes: their sources cite whole documents.
+CONVERTED_KEY = "converted_from"
+
+
+def check_units_placeable(topics: Sequence[Any], runs: Sequence[Any], judgments: Sequence[JudgmentSet | Sequence[Judgment]],
+                          metrics: Sequence[Metric]) -> None:
+    """Refuse, naming ``--corpus/--index``, when ``metrics`` (those reading source units) would need
+    a unit that only the collection can give: a supporting source without ``unit``, or a nugget
+    citation no judged source places. Without this rule the same files scored with and without the
+    collection gave two different R_c (docs/metrics.md, "Source units: one answer")."""
+    if not metrics:
+        return
+    numbers = {t.topic_id for t in topics}
+    run_ids = {r.run_id for r in runs}
+    judged_units: set[tuple[str, int]] = set()
+    sources = 0
+    for js in judgments:
+        documents = isinstance(js, JudgmentSet) and bool((js.header or {}).get(CONVERTED_KEY))
+        for j in (js.judgments if isinstance(js, JudgmentSet) else js):
+            if j.topic_id not in numbers or j.run not in run_ids:
+                continue
+            for src in j.sources:
+                if src.unit:
+                    judged_units.add((src.post, src.offset))
+                elif src.supports and not documents:
+                    sources += 1
+    nuggets = sum(1 for t in topics for f in t.facets for n in f.nuggets
+                  if n.post is not None and n.offset is not None and (n.post, n.offset) not in judged_units)
+    if not (sources or nuggets):
+        return
+    what = " and ".join(x for x in (f"{sources} supporting source(s) without a \"unit\"" if sources else "",
+                                    f"{nuggets} nugget citation(s) of the topics" if nuggets else "") if x)
+    names = ", ".join(repr(m) for m in metrics)
+    raise ToolkitError(f"{what} can only be placed in posts by the collection, and none was given; {names} "
+                       "depend on those units",
+                       hint="give --corpus PATH... or --index DIR (Python: corpus=... or index=...), or leave "
+                            "those metrics out (-m)")
 
 
 def _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judgments, unit_of,
-                 reducers: Sequence[Reducer]) -> StatsTable:
+                 reducers: Sequence[Reducer], unit_metrics: Sequence[Metric]) -> StatsTable:
     if avg_nugget_words is None:
         avg, avg_source = average_nugget_words(topics)
     else:
@@ -135,11 +186,12 @@ def _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judg
             raise ToolkitError(f"average words per nugget must be positive, got {avg_nugget_words}",
                                hint="give --avg-nugget-words a number above 0")
         avg, avg_source = float(avg_nugget_words), "override"
-    jidx = _index_judgments(judgments)
+    jidx = index_judgments(judgments)
     run_ids = [r.run_id for r in runs]
     if len(set(run_ids)) != len(run_ids):
         dup = next(r for r in run_ids if run_ids.count(r) > 1)
         raise ToolkitError(f"run id {dup} is given twice", hint="give each run file once; run ids must differ")
+    check_units_placeable(topics, runs, judgments, unit_metrics)
     topic_numbers = {t.topic_id for t in topics}
     run_set = set(run_ids)
     ignored = sum(1 for (t, r, _) in jidx if t not in topic_numbers or r not in run_set)
@@ -163,13 +215,16 @@ def _build_stats(topics, runs, judgments, avg_nugget_words, votes, holistic_judg
 
 
 def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | None"], *,
-                 known: set[str] | None = None, unit_of: UnitResolver | None = None) -> tuple[list[BulletFacts], int]:
+                 known: set[str] | None = None, unit_of: UnitResolver | None = None,
+                 word_counts: list[tuple[int, int, int]] | None = None) -> tuple[list[BulletFacts], int]:
     """The facts of a response's bullets in order, and how many unknown facet ids were dropped.
 
     ``bullets`` are ``bolt.submission.Bullet`` records (``text``, ``sources``), numbered from 1;
     ``judged(k)`` is bullet ``k``'s judgment or None; ``known`` the topic's facet ids (None: all).
     A bullet counts when one of its sources supports it (docs/metrics.md); an unjudged bullet is
-    irrelevant with unsupported sources.
+    irrelevant with unsupported sources. ``W_k`` is the word count of the bullet's text
+    (:func:`judged_words`); ``word_counts`` gets (bullet, words given, words counted) where a
+    judgment's own count differs.
     """
     out: list[BulletFacts] = []
     covered_set: set[str] = set()
@@ -199,7 +254,11 @@ def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | Non
                 narrowed = True
             post_id = src.unit or (unit_of(src.post, src.offset) if unit_of else None)
             supporting.append(((src.post, post_id if post_id else f"@{src.offset}"), fs))  # unit_key, inlined
-        words, responsive = j.words, j.responsive_words
+        words, responsive = judged_words(count_words(text), j.words, j.responsive_words)
+        if word_counts is not None:
+            given = j.words if j.words is not None else j.responsive_words
+            if given is not None and (given > words if j.words is None else given != words):
+                word_counts.append((k, given, words))
         eff: tuple[str, ...] = ()
         new: tuple[str, ...] = ()
         wasted = words
@@ -217,6 +276,20 @@ def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | Non
         out.append(new_facts(BulletFacts, (k, True, eff, new, wasted, len(j.sources), tuple(supporting),
                                            responsive / words if words else 0.0, length)))
     return out, unknown_facets
+
+
+def judged_words(counted: int, given: int | None, responsive: int | None) -> tuple[int, int]:
+    """(``W_k``, ``w_k``) of a judged bullet whose text has ``counted`` words.
+
+    The toolkit's count is ``W_k``; a judgment says how many words the person struck: ``given -
+    responsive`` when it gives its own count, else ``counted - responsive``. Without
+    ``responsive_words`` nothing is struck. A count given by hand under another reading of "word"
+    (a Chinese bullet counted by segments) therefore changes nothing but the warning.
+    """
+    if responsive is None:
+        return counted, counted
+    struck = (given - responsive) if given is not None else (counted - responsive)
+    return counted, min(counted, max(0, counted - struck))
 
 
 def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, votes, hol,
@@ -251,7 +324,10 @@ def _score_topic(topic, runs, jidx, table: StatsTable, judged_units, unit_of, vo
         run_id = run.run_id
         result = run.results.get(number)
         bullets = tuple(result.bullets) if result is not None else ()
-        facts, dropped = bullet_facts(bullets, lambda k: jidx.get((number, run_id, k)), known=known, unit_of=unit_of)
+        counts: list[tuple[int, int, int]] = []
+        facts, dropped = bullet_facts(bullets, lambda k: jidx.get((number, run_id, k)), known=known, unit_of=unit_of,
+                                      word_counts=counts)
+        table.word_counts.extend((number, run_id, k, given, counted) for k, given, counted in counts)
         unknown_facets += dropped
         for b in facts:
             if not b.judged:
@@ -464,14 +540,14 @@ def report(topics: Sequence[Any], table: StatsTable, metrics: Sequence[Metric], 
                        dict(table.unjudged_bullets))
 
 
-# ---------------------------------------------------------------------------------- the library call
+# ------------------------------------------------------------ inputs of evaluation.api.score
 
 def unit_resolver(corpus: Sequence[str] | None = None, index: str | None = None,
                   encoding_errors: str | None = None) -> tuple[UnitResolver | None, str]:
     """(thread, offset) -> post id from a collection or an index (read under ``encoding_errors``,
     ``indexing.corpus.open_corpus``), and the ``units`` setting it gives."""
     if not (corpus or index):
-        return None, "judgments-or-offset"
+        return None, "judgments"
     from indexing.corpus import open_corpus
 
     opened = open_corpus(paths=corpus, index_dir=index, encoding_errors=encoding_errors)
@@ -492,7 +568,7 @@ def read_series_types(path: str | os.PathLike) -> dict[str, str]:
     return out
 
 
-def _check_inputs_for(metrics: Sequence[Metric], *, votes: bool, holistic_file: bool) -> None:
+def check_inputs_for(metrics: Sequence[Metric], *, votes: bool, holistic_file: bool) -> None:
     """A metric asked for whose input was not given is an error, never a column of zeros."""
     missing = {pyramid_F.NAME: (votes, "votes", "give the vital/okay votes TSV (bolt score --votes FILE)"),
                holistic.NAME: (holistic_file, "holistic judgments",
@@ -512,68 +588,20 @@ def _with_options(m: Metric, beta: float, err_denominator: str) -> Metric:
     return m
 
 
-def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: float = 3.0,
-          err_denominator: str = "residual", avg_nugget_words: float | None = None,
-          votes: str | os.PathLike | None = None, holistic: str | os.PathLike | None = None,
-          corpus: Sequence[str] | None = None, index: str | None = None,
-          series_types: str | os.PathLike | None = None, also: Sequence[Metric | str] = (),
-          encoding_errors: str | None = None, judged_only: bool = False,
-          only: Sequence[Metric | str] | None = None) -> ScoreReport:
-    """Score runs from judgments: the library form of ``bolt score`` (same settings, same report).
+def machine_support(judgments: Iterable[Judgment]) -> dict[str, int]:
+    """Per run, the cited sources whose support the machine decided and no person did (``judged_by:
+    machine`` on the source, or on the whole judgment, as ``bolt assess --reuse`` and ``bolt judge``'s
+    prefill write them); runs with none are left out. Judgments that carry no such mark (a person's,
+    or ``bolt assess`` alone, whose header names the assessor) count nothing here."""
+    from evaluation.judgments.reuse import JUDGED_BY_KEY, persons_verdict
 
-    ``runs``: submission paths or ``bolt.submission.Run`` records; ``topics``: a topics path or
-    ``Topic`` records; ``judgments``: judgments paths or ``JudgmentSet`` records. Files are hashed
-    into the settings; records given directly are not (their ``sha256`` settings are None).
-    ``also`` adds metrics (objects or reprs): ``also=["nugget_F(beta=5)"]`` reports both F's;
-    ``only`` replaces the default metrics (``bolt score -m``).
-    ``encoding_errors`` is how ``corpus`` files are read (``indexing.encoding``).
-    ``judged_only`` scores only the topics whose every bullet has a finished judgment
-    (``evaluation.judgments.fully_judged_topics``), so a campaign halfway through gives usable means.
-    The report's ``notes`` say what was noticed: unfinished judgments, facet ids the topics lack.
-    """
-    from bolt.formats.submission import read_run
-    from bolt.formats.topics import read_topics, read_votes
-    from evaluation.judgments import file_sha256, load_judgments, read_holistic
-
-    topics_path = topics if isinstance(topics, (str, os.PathLike)) else None
-    topic_records = read_topics(topics_path) if topics_path is not None else list(topics)
-    run_records = [read_run(r) if isinstance(r, (str, os.PathLike)) else r for r in runs]
-    sets = [load_judgments(j) if isinstance(j, (str, os.PathLike)) else j for j in judgments]
-    left_out: dict[str, list[str]] = {}
-    if judged_only:
-        kept = set(fully_judged_topics([t.topic_id for t in topic_records], run_records, _index_judgments(sets)))
-        answered = {n for r in run_records for n, res in r.results.items() if res.bullets}
-        for t in topic_records:
-            if t.topic_id not in kept:
-                left_out.setdefault("unfinished" if t.topic_id in answered else "no_bullets", []).append(t.topic_id)
-        topic_records = [t for t in topic_records if t.topic_id in kept]
-        if not topic_records:
-            raise ToolkitError("no topic has a finished judgment for every bullet of these runs",
-                               hint="finish judging one topic (press Done on each bullet), or score without "
-                                    "--judged-only")
-    notes = judgment_notes(topic_records, run_records, sets)
-    notes["topics_file"] = str(topics_path) if topics_path is not None else "the topics given"
-    notes["left_out"] = left_out
-    vote_table = read_votes(votes) if votes else None
-    hol = read_holistic(holistic) if holistic else None
-    unit_of, units = unit_resolver(corpus, index, encoding_errors)
-    metrics = choose_metrics(beta=beta, err_denominator=err_denominator, votes=vote_table is not None,
-                             holistic_file=hol is not None, also=also, only=only)
-    _check_inputs_for(metrics, votes=vote_table is not None, holistic_file=hol is not None)
-    table = build_stats(topic_records, run_records, sets, avg_nugget_words=avg_nugget_words, votes=vote_table,
-                        holistic_judgments=hol, unit_of=unit_of, metrics=metrics)
-    extra = {"votes_sha256": file_sha256(votes) if votes else None,
-             "holistic_sha256": file_sha256(holistic) if holistic else None,
-             "series": "trec2004" if series_types else "macro"}
-    if judged_only:
-        extra["judged_only"] = True
-    settings = settings_dict(metrics, table, judgments=sets, topics_count=len(topic_records),
-                             topics_sha256=file_sha256(topics_path) if topics_path is not None else None,
-                             units=units, extra=extra)
-    types = read_series_types(series_types) if series_types else None
-    rep = report(topic_records, table, metrics, settings, series_types=types)
-    rep.notes = notes
-    return rep
+    out: dict[str, int] = {}
+    for j in judgments:
+        whole = j.extra.get(JUDGED_BY_KEY) == "machine"
+        n = sum(1 for s in j.sources if whole or not persons_verdict(s.extra.get(JUDGED_BY_KEY)))
+        if n:
+            out[j.run] = out.get(j.run, 0) + n
+    return out
 
 
 def judgment_notes(topics: Sequence[Any], runs: Sequence[Any], sets: Sequence[JudgmentSet]) -> dict[str, Any]:
@@ -582,5 +610,6 @@ def judgment_notes(topics: Sequence[Any], runs: Sequence[Any], sets: Sequence[Ju
     run_ids = {r.run_id for r in runs}
     scored = [j for js in sets for j in js.judgments if j.topic_id in numbers and j.run in run_ids]
     return {"unfinished": sum(1 for j in scored if is_unfinished(j.extra)),
+            "machine_support": machine_support(scored),
             "unknown_facets": unknown_facets(topics, ((j.topic_id, j.facets) for j in scored)),
             "judged_with": [js.header.get("topics") for js in sets if js.header and js.header.get("topics")]}

@@ -386,14 +386,15 @@ def test_score_warns_of_unknown_facets_and_unfinished_judgments_and_scores_judge
         s.apply(it.id, {"op": "confirm"})
     s.apply(s.pool["1.002"][0].id, {"op": "facet", "facet": "1", "on": True})  # unfinished; the other unjudged
     capsys.readouterr()
-    assert main(["score", str(run), "--topics", str(TOPICS), "--judgments", str(out), "--json"]) == 0
+    assert main(["score", str(run), "--topics", str(TOPICS), "--judgments", str(out), "--json",
+                 "--corpus", str(CORPUS)]) == 0
     err = capsys.readouterr().err
     assert f"1 facet id(s) in the judgments are not in {TOPICS} (1.001: {added})" in err
     assert "ann.topics.xml: give that as --topics" in err
     assert "1 judgment(s) are unfinished" in err and "1 bullet(s) of the runs have no judgment" in err
 
     assert main(["score", str(run), "--topics", str(out.with_name("ann.topics.xml")), "--judgments", str(out),
-                 "--judged-only", "--json"]) == 0
+                 "--judged-only", "--json", "--corpus", str(CORPUS)]) == 0
     captured = capsys.readouterr()
     doc = json.loads(captured.out)["runs"]["two"]
     assert set(doc["topics"]) == {"1.001"} and doc["mean"] == doc["topics"]["1.001"]

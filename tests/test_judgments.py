@@ -75,7 +75,7 @@ def test_every_bad_line_is_reported_with_file_line_and_fix(tmp_path):
     assert [pr.line for pr in probs] == [2, 3, 4, 5, 6, 7, 8]
     text = [pr.format() for pr in probs]
     assert 'quote it: "1.001"' in text[0]
-    assert "missing required keys assessor, facets, words, responsive_words, sources" in text[1]
+    assert "missing required keys facets, sources" in text[1]
     assert "between 0 and words (3)" in text[2]
     assert "1-based" in text[3]
     assert "supports must be true or false" in text[4]

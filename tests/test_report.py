@@ -249,7 +249,8 @@ def test_badges_show_new_repeated_and_unjudged(html):
     assert len(re.findall(r'class="badge again vital"', topic)) == 1
     assert "no facet" in topic
     assert "not judged" in html[html.index('id="topic-1.002"'):]
-    assert "4/7 responsive words" in topic
+    # W_k as the scorer counts it: the bullet's text holds 4 words; the judgment struck 3 of its own 7
+    assert "1/4 responsive words" in topic
 
 
 def test_write_report_is_atomic_and_plots_are_png(tmp_path, inputs):

@@ -39,10 +39,14 @@ def sample(tmp_path_factory):
     return d, topic, runs, jpath
 
 
-def _score(capsys, sample, *extra):
+def _score(capsys, sample, *extra, corpus=True):
+    """``bolt score`` of the two runs; with the sample collection unless ``extra`` names one or ``corpus`` is False
+    (the judgments leave ``unit`` out, so the collection places the cited posts)."""
     d, topic, runs, jpath = sample
+    where = ["--corpus", str(sample_corpus_path())] if corpus and "--corpus" not in extra and "--index" not in extra \
+        else []
     code = main(["score", str(runs["good"]), str(runs["poor"]), "--topics", str(TOPICS),
-                 "--judgments", str(jpath), *extra])
+                 "--judgments", str(jpath), *where, *extra])
     cap = capsys.readouterr()
     return code, cap.out, cap.err
 
@@ -78,13 +82,9 @@ def test_corpus_places_nugget_citations_in_posts(capsys, sample):
 
     d, topic, runs, jpath = sample
     _, with_corpus, _ = _score(capsys, sample, "--json", "--corpus", str(sample_corpus_path()))
-    _, without, _ = _score(capsys, sample, "--json")
     rc_c = json.loads(with_corpus)["runs"]["good"]["topics"][topic.topic_id]["R_c"]
-    rc_o = json.loads(without)["runs"]["good"]["topics"][topic.topic_id]["R_c"]
     cited = [topic.facets[0].nuggets[0], topic.facets[1].nuggets[0]]
     nuggets = [n for f in topic.facets for n in f.nuggets if n.post]
-    # Without a corpus a unit is (thread, @offset): every nugget citation is its own unit.
-    assert rc_o == pytest.approx(len({(n.post, n.offset) for n in cited}) / len({(n.post, n.offset) for n in nuggets}))
     corpus = open_corpus(paths=[sample_corpus_path()])
     post = lambda n: (n.post, corpus.get(n.post).post_at(n.offset).id)  # noqa: E731
     assert rc_c == pytest.approx(len({post(n) for n in cited}) / len({post(n) for n in nuggets}))
@@ -114,7 +114,8 @@ def test_unjudged_bullets_are_reported(capsys, sample, tmp_path):
     d, topic, runs, jpath = sample
     empty = tmp_path / "empty.jsonl"
     write_judgments([], empty)
-    code = main(["score", str(runs["good"]), "--topics", str(TOPICS), "--judgments", str(empty), "--json"])
+    code = main(["score", str(runs["good"]), "--topics", str(TOPICS), "--judgments", str(empty), "--json",
+                 "--corpus", str(sample_corpus_path())])
     cap = capsys.readouterr()
     assert code == 0 and "warning: 2 bullet(s)" in cap.err
     assert json.loads(cap.out)["runs"]["good"]["unjudged_bullets"] == 2
@@ -153,14 +154,14 @@ def test_compare_across_score_files_and_metrics(capsys, sample, tmp_path):
 
 
 def test_library_score_equals_the_command_and_reads_its_own_json(capsys, sample, tmp_path):
-    """``evaluation.scoring.score`` is ``bolt score`` without argparse; the report round-trips its JSON and CSV."""
+    """``evaluation.api.score`` is ``bolt score`` without argparse; the report round-trips its JSON and CSV."""
     from evaluation.results import ScoreReport
-    from evaluation.scoring import score
+    from evaluation.api import score
 
     d, topic, runs, jpath = sample
     code, out, err = _score(capsys, sample, "--json", "--csv", str(tmp_path / "cli.csv"))
     assert code == 0, err
-    rep = score(list(runs.values()), TOPICS, [jpath])
+    rep = score(list(runs.values()), TOPICS, [jpath], corpus=[sample_corpus_path()])
     assert json.loads(rep.dumps()) == json.loads(out)
     path = rep.write_json(tmp_path / "s.json")
     back = ScoreReport.read(path)
@@ -222,7 +223,7 @@ def test_q_prints_trec_eval_lines_per_topic_and_all(capsys, sample):
     assert ("R_n", topic.topic_id, round(t["R_n"], 4)) in good
     # one run: trec_eval's three columns
     code = main(["score", str(runs["good"]), "--topics", str(TOPICS), "--judgments", str(jpath), "--by-topic",
-                 "-m", "R_n"])
+                 "-m", "R_n"])   # R_n reads no source unit: no collection needed
     out = capsys.readouterr().out
     assert code == 0 and [line.split("\t")[0].strip() for line in out.splitlines()] == ["R_n"] * (n + 1)
     assert out.splitlines()[-1].split("\t")[1:] == ["all", f"{doc['runs']['good']['mean']['R_n']:.4f}"]

@@ -66,11 +66,13 @@ TOPICS = [
 ]
 
 RUN_A = _run("A", {
-    "1.001": [("aaaa bbbb", [("T1", 100)]), ("cc", [("T3", 10)]), ("ddd", [("T2", 50)]),
+    "1.001": [("中国派出了 rescue team a b c", [("T1", 100)]), ("c1 c2 c3 c4 c5", [("T3", 10)]), ("d e f g", [("T2", 50)]),
               ("one two three", [("T9", 1)])],
-    "1.002": [("zz", [("T5", 3)])],
+    "1.002": [("z z", [("T5", 3)])],
 })
-RUN_B = _run("B", {"1.001": [("x" * 250, [("T2", 60), ("T4", 5)])], "2.001": []})
+# The judgments' word counts are the texts' by the one word rule (each Han character a word): the
+# scorer counts W_k from the text itself.
+RUN_B = _run("B", {"1.001": [(" ".join(["x" * 42] * 5 + ["x" * 40]), [("T2", 60), ("T4", 5)])], "2.001": []})
 
 JUDGMENTS = [
     J("1.001", "A", 1, ["1"], 10, 8, [("T1", 100, "p2", True, None)]),      # covers 1, 2 struck words
@@ -99,7 +101,7 @@ def test_statistics_of_run_a(table):
     assert (cs.sources_total, cs.sources_supporting) == (4, 2)
     # pool: (T1,p2) nugget+A, (T2,p1) nugget+B, (T3,p1) A, (T4,p3) B
     assert cs.units_relevant == 4 and cs.units_cited == 2
-    assert s.of(reduce_nuggets).length == 8 + 2 + 3 + 11
+    assert s.of(reduce_nuggets).length == 18 + 10 + 4 + 11
     assert table.unjudged_bullets == {"A": 1, "B": 0}
     assert table.unknown_facets == 1
     assert table.ignored_judgments == 1
@@ -120,7 +122,7 @@ def test_hand_computed_scores_run_a(table):
     assert ERR.score(s) == pytest.approx(1.0 / 3)
     # |C_1| reading: q2 = 1/2 -> S = 0.4 + 0.5 * 0.6
     assert ERR(denominator="total").score(s) == pytest.approx(0.7 / 3)
-    # r=1 of R=2; 24 characters < allowance 100 -> P=1
+    # r=1 of R=2; 43 characters < allowance 100 -> P=1
     assert nugget_F.score(s) == pytest.approx(10 * 0.5 / 9.5)
     # pyramid weights 1, 1/3, 0 -> recall 1 / (4/3)
     assert pyramid_F.score(s) == pytest.approx(10 * 0.75 / (9 + 0.75))
@@ -158,10 +160,12 @@ def test_missing_and_empty_responses_are_counted_with_default(table):
 
 
 def test_err_depends_on_bullet_order():
-    swapped = _run("A", {"1.001": [("cc", [("T3", 10)]), ("aaaa bbbb", [("T1", 100)])]})
+    swapped = _run("A", {"1.001": [("c1 c2 c3 c4 c5", [("T3", 10)]), ("中国派出了 rescue team a b c", [("T1", 100)])]})
     js = [J("1.001", "A", 1, ["1"], 5, 5, [("T3", 10, "p1", True, None)]),
           J("1.001", "A", 2, ["1"], 10, 8, [("T1", 100, "p2", True, None)])]
-    s = build_stats(TOPICS[:1], [swapped], [js], avg_nugget_words=4.0).stats["A"]["1.001"]
+    units = {("T1", 100): "p2", ("T2", 50): "p1"}   # the collection, as far as these citations go
+    s = build_stats(TOPICS[:1], [swapped], [js], avg_nugget_words=4.0,
+                    unit_of=lambda t, o: units.get((t, o))).stats["A"]["1.001"]
     # C_1 = {(T3,p1), (T1,p2)}: q1 = 1/2 * 1 = 0.5; q2 = 1/1 * 0.8 -> S = 0.5 + 0.8 * 0.5 = 0.9
     assert ERR.score(s) == pytest.approx(0.9 / 3)
     assert s.of(reduce_facets).wasted_words == 10   # the second bullet is now the redundant one
@@ -259,7 +263,7 @@ def test_a_new_metric_is_one_module_and_a_registration(monkeypatch):
     """A toy metric with its own reducer over the per-bullet facts is scored by the library call,
     beside a second instance of itself, with no change to scoring or to a shared record."""
     from evaluation.metrics import Metric, ParamInfo, Response, TopicContext, base, register
-    from evaluation.scoring import score
+    from evaluation.api import score
 
     monkeypatch.setattr(base, "REGISTRY", base.Registry(dict(base.REGISTRY.metrics), dict(base.REGISTRY.aliases)))
 

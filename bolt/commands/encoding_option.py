@@ -12,11 +12,8 @@ def add_encoding_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--encoding-errors strict|replace|cp1252`` (left out: strict, or what an index or
     judgments file records)."""
     parser.add_argument(OPTION, dest="encoding_errors", choices=POLICIES, default=None,
-                        help="how bytes that are not UTF-8 are read: strict (an error naming the byte: the "
-                        "default), replace (each byte as U+FFFD) or cp1252 (each byte as its Windows-1252 "
-                        "character); one character per bad byte, so offsets agree under both lenient "
-                        "policies (docs/corpus.md). Left out with an index or judgments file: the policy it "
-                        "records")
+                        help="how bytes that are not UTF-8 are read (left out: strict, or what the index or judgments "
+                        "record); see docs/cli.md")
 
 
 def report_read(corpus, *, quiet: bool = False) -> None:

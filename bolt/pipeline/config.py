@@ -244,7 +244,9 @@ class SystemConfig:
 
     def __post_init__(self) -> None:
         if self.name not in SYSTEMS:
-            raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
+            from indexing.suggest import did_you_mean
+            raise ValueError(f"unknown system {self.name!r}{did_you_mean(self.name, SYSTEMS)}; "
+                             f"choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
                   "max_per_post", "weak_bullets", "thread_top", "xl_dense", "xl_dense_max_threads", "xl_whole", "xl_sweep", "lang_anchor", "answer_bullets", "arz_clause_min", "arz_window"):

@@ -3,7 +3,8 @@
 One judgment per bullet of every run, written atomically; the first line (``{"_meta": ...}``)
 records the assessor's name and version, every threshold and the embedding model id, so a score
 computed from the file can say exactly how its judgments were made. A per-run summary follows on
-standard output (``--json``: one JSON document instead).
+standard output (``--json``: one JSON document instead). The judging itself is
+``evaluation.api.assessment``; this module parses the options, writes the file and prints.
 """
 from __future__ import annotations
 
@@ -152,58 +153,25 @@ def summarize(judgments: Iterable, stats: dict) -> Iterator:
         yield j
 
 
-def read_runs(paths: Iterable[str]) -> list:
-    """The submissions of ``paths``, refusing two that share a run id (judgments are keyed by it)."""
-    from bolt.formats.submission import read_run
-    from indexing.errors import ToolkitError
-
-    runs, seen = [], {}
-    for p in paths:
-        r = read_run(p)
-        if r.run_id in seen:
-            raise ToolkitError(f"run id {r.run_id!r} is used by both {seen[r.run_id]} and {p}", file=str(p),
-                               hint="give each run its own id (results/@run or the file name)")
-        seen[r.run_id] = str(p)
-        runs.append(r)
-    return runs
-
-
 def run(args: argparse.Namespace) -> int:
-    from bolt.formats.topics import read_topics
-    from evaluation.assessor import Assessor
+    from evaluation.api import assessment
     from evaluation.judgments import write_judgments
-    from indexing.encoding import MANIFEST_KEY
+    from evaluation.judgments.reuse import same_file
     from indexing.errors import ToolkitError
 
     config = config_from_args(args)
-    topics = read_topics(args.topics)
-    if not any(t.facets for t in topics):
-        raise ToolkitError("the topics file has no facets to judge against", file=str(args.topics),
-                           hint="pass the full topics file (with <facet> elements), not the query-only form")
+    if any(same_file(p, args.out) for p in args.reuse):
+        raise ToolkitError("--out is also given as --reuse", file=str(args.out),
+                           hint="write the mixed judgments to a new file")
     corpus = open_judged_corpus(args)
-    runs = read_runs(args.runs)
-    assessor = Assessor(topics, corpus, config, progress=show_progress(args) and sys.stderr.isatty())
-    header = assessor.header()
-    header.update(topics=str(args.topics), runs={r.run_id: str(p) for r, p in zip(runs, args.runs)})
-    header[MANIFEST_KEY] = corpus.encoding_errors
+    result = assessment(args.runs, args.topics, collection=corpus, config=config, reuse=args.reuse,
+                        progress=show_progress(args) and sys.stderr.isatty())
+    if result.reuse_warning:
+        print(f"warning: --reuse: {result.reuse_warning}", file=sys.stderr)
+    assessor, header, reused = result.assessor, result.header, result.judged_by
     stats: dict[str, dict] = {r.run_id: {"bullets": 0, "matched": 0, "supported": 0, "sources": 0,
-                                         "supporting_sources": 0} for r in runs}
-    judgments = assessor.assess(runs)
-    reused: dict[str, int] | None = None
-    if args.reuse:  # people's decisions where they exist, the machine's elsewhere (docs/judging.md)
-        from evaluation.judgments.reuse import read_reusable, same_file, with_human
-
-        if any(same_file(p, args.out) for p in args.reuse):
-            raise ToolkitError("--out is also given as --reuse", file=str(args.out),
-                               hint="write the mixed judgments to a new file")
-        reused = {"human": 0, "mixed": 0, "machine": 0}
-        index = read_reusable(args.reuse)
-        warning = index.unknown_facets_warning(topics, args.topics)
-        if warning:
-            print(f"warning: --reuse: {warning}", file=sys.stderr)
-        judgments = with_human(judgments, runs, index, reused)
-        header.update(reuse=[str(p) for p in args.reuse])
-    write_judgments(summarize(judgments, stats), args.out, header)
+                                         "supporting_sources": 0} for r in result.runs}
+    write_judgments(summarize(result.judgments, stats), args.out, header)
     if args.json:
         doc = {"out": str(args.out), "assessor": config.name, "config": repr(config),
                "statement_model": (None if assessor.statement is None else

@@ -177,7 +177,7 @@ class Demo:
         return f"{len(self.judgments)} bullets judged, {matched} match a facet ({config.name})"
 
     def step_score(self, topics_path: Path, votes: Path | None) -> str:
-        from evaluation.scoring import score
+        from evaluation.api import score
 
         rep = score(self.run_paths, topics_path, [self.paths["judgments"]], votes=votes, index=str(self.index_dir))
         self.scores = rep

@@ -55,9 +55,13 @@ def _login() -> str:
 
 def build_session(args: argparse.Namespace):
     """Read everything the page needs (fails before the server starts, with file and fix)."""
-    from evaluation.commands.assess import open_judged_corpus, read_runs
+    from evaluation.api import read_runs
+    from evaluation.commands.assess import open_judged_corpus
     from evaluation.judgments import read_judgments
+    import functools
+
     from evaluation.judgments.reuse import read_reusable, same_file
+    from evaluation.metrics.facts import post_id_at
     from evaluation.workbench.session import JudgingSession, file_assessor, hold_out_file
     from indexing.errors import ToolkitError
 
@@ -71,7 +75,7 @@ def build_session(args: argparse.Namespace):
     corpus = open_judged_corpus(args, [p for p in (args.out, args.prefill) if p and os.path.isfile(p)])
     lock = hold_out_file(args.out)  # held by the session until the process ends
     prefill = read_judgments(args.prefill) if args.prefill else ()
-    reuse = read_reusable(args.reuse) if args.reuse else None
+    reuse = read_reusable(args.reuse, runs, functools.partial(post_id_at, corpus)) if args.reuse else None
     owner = file_assessor(args.out)
     assessor = _assessor_name(args.assessor, owner)
     if args.assessor is None and owner is not None:

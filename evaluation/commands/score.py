@@ -1,4 +1,8 @@
-"""``bolt score``: score runs from judgments (SPEC §6, §8), with a signature that reproduces every number."""
+"""``bolt score``: score runs from judgments (SPEC §6, §8), with a signature that reproduces every number.
+
+The scoring is ``evaluation.api.score``; this module parses the options and prints the report it
+returns (table, ``--json``, ``-q``) and the warnings of its notes.
+"""
 from __future__ import annotations
 
 import argparse
@@ -53,9 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def compute(args) -> "ScoreReport":
-    """The score report for parsed ``bolt score`` arguments (``evaluation.scoring.score``)."""
+    """The score report for parsed ``bolt score`` arguments (``evaluation.api.score``)."""
+    from evaluation.api import score
     from evaluation.commands.assess import judged_policy
-    from evaluation.scoring import score
 
     policy = None
     if args.corpus or args.index:
@@ -134,6 +138,13 @@ def warn_notes(rep) -> None:
         print(f"warning: {notes['unfinished']} judgment(s) are unfinished (\"complete\": false: Done was never "
               "pressed) and are scored as they stand; finish them in bolt judge, or give --judged-only",
               file=sys.stderr)
+    counts = notes.get("word_counts") or []
+    if counts:
+        shown = "; ".join(f"topic {t} run {r} bullet {k}: {given} given, {counted} in its text"
+                          for t, r, k, given, counted in counts[:5])
+        print(f"warning: {len(counts)} judgment(s) give a word count that differs from the bullet text's by the "
+              f"word rule ({shown}{'; ...' if len(counts) > 5 else ''}); the text's count is used, keeping the "
+              "judgment's struck words (docs/judgments.md: leave \"words\" out)", file=sys.stderr)
     left = notes.get("left_out") or {}
     if left:
         part, empty = left.get("unfinished", []), left.get("no_bullets", [])
@@ -149,6 +160,10 @@ def run(args) -> int:
     if unjudged:
         print(f"warning: {unjudged} bullet(s) of the runs have no judgment and count as irrelevant with "
               f"unsupported sources; judge them (bolt assess) to score them", file=sys.stderr)
+    for run_id, n in rep.machine_support.items():
+        print(f"warning: run {run_id}: the support of {n} cited source(s) was decided by the machine, not a person "
+              "(judged_by: machine); scored as they stand (support_by_machine in --json); to have people decide them, "
+              "judge the runs with 'bolt judge --prefill' on these judgments", file=sys.stderr)
     if args.csv:
         rep.write_csv(args.csv)
     if args.json:

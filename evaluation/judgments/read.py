@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from indexing.problems import ERROR, Problem, ProblemsError
-from evaluation.judgments.records import (META_KEY, REQUIRED_KEYS, SOURCE_KNOWN_KEYS, SOURCE_REQUIRED_KEYS,
-                                          JudgedSource, Judgment, JudgmentSet)
+from evaluation.judgments.records import (DEFAULT_ASSESSOR, KNOWN_KEYS, META_KEY, REQUIRED_KEYS, SOURCE_KNOWN_KEYS,
+                                          SOURCE_REQUIRED_KEYS, JudgedSource, Judgment, JudgmentSet)
 from evaluation.judgments.rules import (JUDGMENT_DUPLICATE, JUDGMENT_FORMAT, JUDGMENT_JSON, JUDGMENT_META,
                                         JUDGMENT_MISSING_KEY)
 from indexing.errors import ToolkitError
@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - orjson is a declared dependency
     _fast_loads = None
 
 _SOURCE_KNOWN_SET = frozenset(SOURCE_KNOWN_KEYS)
-_REQUIRED_SET = frozenset(REQUIRED_KEYS)
+_KNOWN_SET = frozenset(KNOWN_KEYS)
 _MAX_PROBLEMS = 50  # stop collecting after this many problems: one pass is enough to see the pattern
 # An integer outside the 64-bit range: orjson reads it as a float where json keeps an int.
 _LONG_NUMBER = re.compile(r"[0-9]{19}")
@@ -94,6 +94,20 @@ def _clean_ids(value: Any) -> bool:
     return True
 
 
+def _check_counts(words: Any, responsive: Any) -> None:
+    """``words`` and ``responsive_words`` when not both plain integers: each may be left out (None)."""
+    if words is not None and (not _is_int(words) or words < 0):
+        raise _LineError(f"words must be a non-negative integer, got {words!r}; or leave it out: "
+                         "the scorer counts the bullet's words itself")
+    if responsive is None:
+        return
+    if words is None:
+        if not _is_int(responsive) or responsive < 0:
+            raise _LineError(f"responsive_words must be a non-negative integer, got {responsive!r}")
+    elif not _is_int(responsive) or not 0 <= responsive <= words:
+        raise _LineError(f"responsive_words must be an integer between 0 and words ({words}), got {responsive!r}")
+
+
 def _source(obj: Any, i: int) -> JudgedSource:
     """One element of ``sources`` that is not in the four-key written form :func:`_parse` takes in line."""
     where = f"sources[{i}]"
@@ -125,13 +139,14 @@ def _parse(obj: Any, line: int) -> tuple[Judgment, bool]:
     if not isinstance(obj, dict):
         raise _LineError("each line must be a JSON object")
     try:
-        topic, run, bullet, assessor = obj["topic"], obj["run"], obj["bullet"], obj["assessor"]
-        raw_facets, words, responsive = obj["facets"], obj["words"], obj["responsive_words"]
-        raw_sources = obj["sources"]
+        topic, run, bullet = obj["topic"], obj["run"], obj["bullet"]
+        raw_facets, raw_sources = obj["facets"], obj["sources"]
     except KeyError:
         missing = [k for k in REQUIRED_KEYS if k not in obj]
         raise _LineError(f"missing required key{'s' if len(missing) > 1 else ''} {', '.join(missing)}; "
                          f"each line needs {', '.join(REQUIRED_KEYS)}", JUDGMENT_MISSING_KEY) from None
+    assessor = obj.get("assessor", DEFAULT_ASSESSOR)
+    words, responsive = obj.get("words"), obj.get("responsive_words")
     if not (type(topic) is str and topic):
         if not isinstance(topic, str) or not topic:
             hint = f"; quote it: \"{topic}\"" if isinstance(topic, (int, float)) else ""
@@ -152,11 +167,7 @@ def _parse(obj: Any, line: int) -> tuple[Judgment, bool]:
     else:
         facets = _facet_ids(raw_facets, "facets")
     if not (type(words) is int and type(responsive) is int and 0 <= responsive <= words):
-        if not _is_int(words) or words < 0:
-            raise _LineError(f"words must be a non-negative integer, got {words!r}")
-        if not _is_int(responsive) or not 0 <= responsive <= words:
-            raise _LineError(f"responsive_words must be an integer between 0 and words ({words}), "
-                             f"got {responsive!r}")
+        _check_counts(words, responsive)
     if type(raw_sources) is not list and not isinstance(raw_sources, list):
         raise _LineError("sources must be a list of {post, offset, unit, supports} objects")
     has_extra = False
@@ -173,12 +184,12 @@ def _parse(obj: Any, line: int) -> tuple[Judgment, bool]:
         if s.extra:
             has_extra = True
         sources.append(s)
-    if len(obj) == 8:
+    if len(obj) == 8 and "assessor" in obj and "words" in obj and "responsive_words" in obj:  # the written form
         extra = {}
     else:
-        unknown = obj.keys() - _REQUIRED_SET
-        extra = {k: obj[k] for k in obj if k in unknown}
-        has_extra = True
+        unknown = obj.keys() - _KNOWN_SET
+        extra = {k: obj[k] for k in obj if k in unknown} if unknown else {}
+        has_extra = has_extra or bool(unknown)
     return Judgment(topic, run, bullet, assessor, facets, words, responsive, tuple(sources), extra, line), has_extra
 
 
@@ -248,6 +259,8 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
         except json.JSONDecodeError as exc:
             if not text.strip():  # blank lines are skipped (checked only here: they never decode)
                 continue
+            if not (out or problems or header):
+                _refuse_other_format(name, lineno, text)
             problems.append(Problem(ERROR, name, lineno, JUDGMENT_JSON,
                                     f"not valid JSON ({exc.msg} at column {exc.colno}); "
                                     "each line must hold one complete JSON object"))
@@ -263,6 +276,8 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
                                             f"run {j.run} bullet {j.bullet} of topic {j.topic_id} is judged again "
                                             f"(first at line {first}); keep one line per bullet", j.topic_id, j.bullet))
             elif error is not None:
+                if not (out or problems or header):
+                    _refuse_other_format(name, lineno, text)
                 topic = obj.get("topic") if isinstance(obj, dict) else None
                 bullet = obj.get("bullet") if isinstance(obj, dict) else None
                 problems.append(Problem(ERROR, name, lineno, error.rule, str(error),
@@ -278,6 +293,16 @@ def _scan_lines(path: str | os.PathLike) -> tuple[dict | None, list[Judgment]]:
     if problems:
         raise ProblemsError(problems)
     return header, out
+
+
+def _refuse_other_format(name: str, lineno: int, text: str) -> None:
+    """Stop at a first line that is another evaluation's judgments, naming the format and the fix."""
+    from evaluation.judgments.sniff import other_format
+
+    fmt = other_format(text)
+    if fmt is not None:
+        raise ToolkitError(f"this is {fmt.name}, not a judgments file of per-bullet JSON lines", file=name,
+                           line=lineno, hint=fmt.hint)
 
 
 def iter_judgments(path: str | os.PathLike) -> Iterator[Judgment]:

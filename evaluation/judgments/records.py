@@ -7,7 +7,14 @@ from typing import Any
 from indexing.aliases import old_name
 
 META_KEY = "_meta"
-REQUIRED_KEYS = ("topic", "run", "bullet", "assessor", "facets", "words", "responsive_words", "sources")
+#: What a person decides, so every line must say it (SPEC §5 as hand-written files use it).
+REQUIRED_KEYS = ("topic", "run", "bullet", "facets", "sources")
+#: What the toolkit can work out when a line leaves it out: ``assessor`` (``"human"``), ``words`` (counted
+#: from the run's bullet text by the one word rule, ``indexing.textfacts``), ``responsive_words``
+#: (every word: nothing struck).
+OPTIONAL_KEYS = ("assessor", "words", "responsive_words")
+KNOWN_KEYS = ("topic", "run", "bullet", "assessor", "facets", "words", "responsive_words", "sources")
+DEFAULT_ASSESSOR = "human"
 SOURCE_REQUIRED_KEYS = ("post", "offset", "supports")
 SOURCE_KNOWN_KEYS = ("post", "offset", "unit", "supports", "facets")
 
@@ -45,7 +52,10 @@ class Judgment:
 
     ``topic_id`` is the JSON key ``topic`` (SPEC §5); ``topic`` is its read-only old name.
 
-    ``bullet`` is the 1-based position in submission order. ``extra`` keeps every other key
+    ``bullet`` is the 1-based position in submission order. ``words`` and ``responsive_words`` are
+    None when the line leaves them out: the scorer counts ``W_k`` itself from the run's bullet text
+    (a count given here is only checked against it) and reads a missing ``responsive_words`` as
+    nothing struck. ``extra`` keeps every other key
     (``chars``, ``responsive_chars``, ``evidence``, ``notes``, ...) verbatim; metrics ignore it.
     """
 
@@ -54,8 +64,8 @@ class Judgment:
     bullet: int
     assessor: str
     facets: tuple[str, ...]
-    words: int
-    responsive_words: int
+    words: int | None
+    responsive_words: int | None
     sources: tuple[JudgedSource, ...]
     extra: dict = field(default_factory=dict, compare=False, hash=False)
     line: int = field(default=0, compare=False)
@@ -71,6 +81,10 @@ class Judgment:
             "facets": list(self.facets), "words": self.words, "responsive_words": self.responsive_words,
             "sources": [s.to_json() for s in self.sources],
         }
+        if self.words is None:  # left out as written (the scorer counts them)
+            del d["words"]
+        if self.responsive_words is None:
+            del d["responsive_words"]
         d.update(self.extra)
         return d
 

@@ -7,7 +7,8 @@ This module holds those keys (the one definition of "the same bullet") and the i
 human judgments that ``bolt judge --reuse`` and ``bolt assess --reuse`` consult.
 
 Earlier judgments must say which text they judged: ``bolt judge`` writes it in the extra key
-``text``. A file without it cannot be reused, and :func:`read_reusable` says so.
+``text``; a hand-written judgment without it judged the bullet of its run, so its text is read from
+that run when the run is given (:func:`read_reusable`), else the read says which line to fix.
 """
 from __future__ import annotations
 
@@ -110,6 +111,7 @@ class HumanDecision:
     supports: dict[tuple[str, str], "bool | str"] = field(default_factory=dict)  # True, False or "partial"
     assessor: str = ""
     origin: str = ""  # "FILE:LINE" of the judgment it came from
+    struck_count: int | None = None  # words struck, for a judgment that gives counts, not spans
 
 
 def struck_spans(value: object, text: str) -> tuple[tuple[int, int], ...] | None:
@@ -193,27 +195,41 @@ class ReuseIndex:
     def get(self, topic: str, text: str) -> HumanDecision | None:
         return self.decisions.get(bullet_key(topic, text))
 
-    def add(self, j: Judgment, origin: str) -> None:
-        """Fold one judgment in: its facets and struck words, and each source's support."""
-        text = j.extra[TEXT_KEY]
+    def add(self, j: Judgment, origin: str, text: str | None = None, unit_of: Any = None) -> None:
+        """Fold one judgment in: its facets and struck words, and each source's support.
+
+        ``text`` is the judged bullet text (default: the judgment's ``text``); ``unit_of``
+        ``(thread, offset) -> post id`` places a source without ``unit``, as the scorer does."""
+        text = j.extra[TEXT_KEY] if text is None else text
         key = bullet_key(j.topic_id, text)
         struck = struck_spans(j.extra.get(STRUCK_KEY), text) or ()
+        count = None
+        if STRUCK_KEY not in j.extra and j.responsive_words is not None:  # counts, as written by hand
+            from evaluation.matching.text import count_words
+
+            words = j.words if j.words is not None else count_words(text)
+            count = max(0, words - j.responsive_words) or None
         d = self.decisions.get(key)
         if d is None or d.origin.rsplit(":", 1)[0] != origin.rsplit(":", 1)[0]:
-            d = HumanDecision(j.facets, struck, dict(d.supports) if d else {}, j.assessor, origin)
+            d = HumanDecision(j.facets, struck, dict(d.supports) if d else {}, j.assessor, origin, count)
             self.decisions[key] = d
         for src in j.sources:
             if src.extra.get("decided", True) is not False and persons_verdict(src.extra.get(JUDGED_BY_KEY)):
-                d.supports[unit_key(src.post, src.unit, src.offset)] = support_verdict(src.supports, src.extra)
+                unit = src.unit or (unit_of(src.post, src.offset) if unit_of is not None else None)
+                d.supports[unit_key(src.post, unit, src.offset)] = support_verdict(src.supports, src.extra)
 
 
-def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
+def read_reusable(paths: Iterable[str | os.PathLike], runs: Iterable[Any] = (), unit_of: Any = None) -> ReuseIndex:
     """Human judgments from ``paths`` (in order; a later file overrides an earlier one).
 
     Only finished judgments a person made count (:func:`is_reusable`), and of a mixed one only the
     sources the person judged, so the machine's guesses and unfinished work never pass for a
-    person's decision. A judgment without its ``text`` stops the read with the line to fix.
+    person's decision. A judgment without its ``text`` judged the bullet of its run in ``runs``
+    (``bolt.submission.Run`` records); one whose run is not given stops the read with the line to
+    fix. ``unit_of`` places sources without ``unit`` in posts (the collection), so a hand-written
+    support decision keys the same post as the machine's citation of it.
     """
+    texts = {(r.run_id, res.topic_id, b.position): b.text for r in runs for res in r for b in res.bullets}
     index = ReuseIndex()
     for path in paths:
         name = str(path)
@@ -222,18 +238,20 @@ def read_reusable(paths: Iterable[str | os.PathLike]) -> ReuseIndex:
             if not is_reusable(j.assessor, j.extra):
                 continue
             text = j.extra.get(TEXT_KEY)
+            if TEXT_KEY not in j.extra:
+                text = texts.get((j.run, j.topic_id, j.bullet))
             if not isinstance(text, str) or not text.strip():
                 problems.append(Problem(ERROR, name, j.line, "reuse-no-text",
-                                        "this judgment does not say which bullet text it judged; add "
-                                        "\"text\": \"...\" (the bullet's text), or judge with 'bolt judge', "
-                                        "which writes it", j.topic_id, j.bullet))
+                                        f"this judgment does not say which bullet text it judged, and run {j.run} "
+                                        "is not among the runs given; give that run's file too, or add "
+                                        "\"text\": \"...\" (the bullet's text)", j.topic_id, j.bullet))
                 continue
             if struck_spans(j.extra.get(STRUCK_KEY), text) is None:
                 problems.append(Problem(ERROR, name, j.line, "reuse-struck",
                                         f"\"struck\" must be a list of [start, end] character spans inside "
                                         f"the text (0 <= start < end <= {len(text)})", j.topic_id, j.bullet))
                 continue
-            index.add(j, f"{name}:{j.line}")
+            index.add(j, f"{name}:{j.line}", text, unit_of)
             if len(problems) >= 50:
                 break
         if problems:
@@ -268,6 +286,8 @@ def apply_human(machine: Judgment, text: str, human: HumanDecision) -> Judgment:
     extra = {**struck_extra(text, human.struck),
              JUDGED_BY_KEY: "human" if machine_sources == 0 else "mixed", "reused_from": human.origin}
     words, responsive = struck_words(text, human.struck)
+    if human.struck_count is not None:
+        responsive = max(0, words - human.struck_count)
     return Judgment(machine.topic_id, machine.run, machine.bullet, human.assessor or machine.assessor,
                     tuple(human.facets), words, responsive, tuple(sources), extra)
 

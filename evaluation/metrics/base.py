@@ -65,6 +65,10 @@ class Metric:
     SUPPORTED_PARAMS: ClassVar[dict[str, ParamInfo]] = {}
     DEFAULT: ClassVar[float] = 0.0  # score of a topic the run did not answer (counted, not dropped)
     REDUCERS: ClassVar[tuple[Reducer, ...]] = ()
+    #: True when the score depends on source units (the pool, ``C_i``, supporting units), which only
+    #: the collection can place when the judgments lack them: the scorer then refuses rather than guess
+    #: (docs/metrics.md, "Source units: one answer").
+    READS_UNITS: ClassVar[bool] = False
 
     __slots__ = ("params",)
 
@@ -187,8 +191,10 @@ class Registry:
     def get(self, name: str, families: Sequence[str] | None = None) -> Metric:
         canonical = self.aliases.get(name, name)
         if canonical not in self.metrics or (families is not None and self.family(canonical) not in families):
-            known = ", ".join(self.names(families))
-            raise ValueError(f"unknown metric {name!r}; known metrics: {known}")
+            from indexing.suggest import did_you_mean
+
+            names = self.names(families)
+            raise ValueError(f"unknown metric {name!r}{did_you_mean(name, names)}; known metrics: {', '.join(names)}")
         return self.metrics[canonical]
 
     def names(self, families: Sequence[str] | None = None) -> list[str]:

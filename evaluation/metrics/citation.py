@@ -67,6 +67,7 @@ class CitationRecall(Metric):
     NAME = "R_c"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
     REDUCERS = (reduce_citations,)
+    READS_UNITS = True
 
     def compute(self, s: CitationStats) -> float:
         return citation_recall(s.units_cited, s.units_relevant)
@@ -77,6 +78,7 @@ class CitationF(Metric):
 
     NAME = "F_c"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
+    READS_UNITS = True
     REDUCERS = (reduce_citations,)
 
     def compute(self, s: CitationStats) -> float:

@@ -97,6 +97,7 @@ class ERR(Metric):
                                  "recall, the guidelines' wording) or all of them (|C_i|)"),
     }
     REDUCERS = (reduce_err,)
+    READS_UNITS = True
 
     def compute(self, s: ErrStats) -> float:
         total = s.err_residual if self.params["denominator"] == "residual" else s.err_total

@@ -20,6 +20,7 @@ class GaleF(Metric):
     NAME = "F_GD"
     SUPPORTED_PARAMS: dict[str, ParamInfo] = {}
     REDUCERS = (reduce_facets, reduce_citations)
+    READS_UNITS = True
 
     def compute(self, s: FacetStats, cit: CitationStats) -> float:
         c = len(s.covered)
