@@ -95,38 +95,6 @@ def test_unfocused_languages_with_the_real_encoder(searcher):
     assert MainSystem(d).unfocused_languages(QUERY, posts) == {"cmn"}
 
 
-def test_xl_focus_names_non_english_languages_only():
-    from bolt.pipeline import SystemConfig
-    from bolt.pipeline.config import parse_config
-
-    assert parse_config('main(xl_focus="cmn")').focus_langs() == ("cmn",)
-    assert SystemConfig(xl_focus=" cmn, arz ").focus_langs() == ("arz", "cmn")
-    assert SystemConfig().focus_langs() == ()
-    assert SystemConfig(xl_focus="cmn", xl_encoder=None).focus_langs() == ()  # needs the encoder
-    with pytest.raises(ValueError, match="xl_focus"):
-        SystemConfig(xl_focus="eng")
-
-
-@pytest.mark.slow
-def test_xl_focus_reads_chinese_thread_relevance_with_the_encoder(searcher):
-    from bolt.pipeline.main_system import MainSystem
-    from indexing.models.multilingual import get_encoder
-
-    d = _distiller(searcher, xl_focus="cmn")
-    ms = MainSystem(d)
-    plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
-    rel = ms.thread_relevance(QUERY, plan, posts)
-    enc = get_encoder()
-    q = enc.encode([QUERY])[0]
-    for tid in (INSURANCE, FLOOD):
-        best = max(p.norm for p in posts if p.thread == tid)
-        cos = float(enc.encode([ms.thread_text(tid, "cmn")])[0] @ q)
-        assert rel[tid] == pytest.approx(0.6 * max(0.0, cos) + 0.4 * best, abs=1e-6)
-    assert rel[FLOOD] > rel[INSURANCE]  # the encoder's reading, not the words the insurance thread repeats
-    off = MainSystem(_distiller(searcher)).thread_relevance(QUERY, plan, posts)  # lexical coverage
-    assert off[INSURANCE] != rel[INSURANCE]
-
-
 @pytest.mark.slow
 def test_language_cosines_feed_the_focus_and_the_answer_language(searcher):
     from bolt.pipeline.main_system import MainSystem
@@ -148,7 +116,7 @@ def test_sentence_cosines_only_in_the_language_of_the_answer(searcher):
     from bolt.pipeline.main_system import MainSystem
     from indexing.models.multilingual import get_encoder
 
-    d = _distiller(searcher, xl_focus="cmn", xl_semantic=True)
+    d = _distiller(searcher)
     ms = MainSystem(d)
     plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
     sents = d.sentences(posts)
@@ -156,8 +124,8 @@ def test_sentence_cosines_only_in_the_language_of_the_answer(searcher):
     assert zh
     zeros = [0.0] * len(sents)
     ones = [1.0] * len(sents)
-    assert ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "eng") == {}  # English holds the answer
-    got = ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "cmn")
+    assert ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "eng", ("cmn",)) == {}  # English holds the answer
+    got = ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "cmn", ("cmn",))
     assert sorted(got) == zh  # every Chinese sentence (fewer than embed_top), no other
     enc = get_encoder()
     q = enc.encode([QUERY])[0]

@@ -20,8 +20,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="main | lead | bm25-sentences, or a spec such as 'main(abs_floor=0.3)'")
     parser.add_argument("--model", metavar="NAME",
                         help="sentence-transformers model name or local folder (default: bundled all-MiniLM-L6-v2)")
-    parser.add_argument("--multilingual", action="store_true",
-                        help="the --model is multilingual: embed Arabic and Chinese sentences too")
     parser.add_argument("--no-translate", action="store_true",
                         help="send the English query unchanged to the Arabic and Chinese indexes")
     parser.add_argument("--translator", metavar="MODULE:FUNC",
@@ -41,8 +39,6 @@ def config_from_args(args: argparse.Namespace):
         changes = {}
         if args.model:
             changes["model"] = args.model
-        if args.multilingual:
-            changes["multilingual"] = True
         if args.no_translate:
             changes["translate"] = False
         if args.translator:

@@ -167,7 +167,6 @@ class SystemConfig:
     k_cmn: int = 20
     translate: bool = True
     model: str | None = None
-    multilingual: bool = False
     w_lexical: float = 0.5
     w_retrieval: float = 0.1
     w_thread: float = 0.3
@@ -201,45 +200,26 @@ class SystemConfig:
     thread_top: int = 12
     lang_floor: float = 0.25
     lang_ratio: float = 0.6
-    xl_focus: str = ""
-    xl_semantic: bool = False
-    arz_clause_min: int = CLAUSE_LIMITS["arz"][0]
-    arz_clause_max: int = CLAUSE_LIMITS["arz"][1]
     arz_window: int = 1
     xl_dense: int = 5  # docs/system.md "Dense threads" (issue 29): 0 off; main's default since session 11
     xl_dense_langs: str = "arz"  # the languages ``xl_dense`` searches (comma-separated; Arabic: session 11)
     xl_dense_max_threads: int = 2000  # a language with more threads is not searched (each is encoded once per run)
-    xl_whole: int = 0  # docs/system.md "Whole threads": 0 off; k = thread score is the mean of its k best sentence cosines
-    xl_whole_langs: str = "cmn"  # the languages ``xl_whole`` reads
-    xl_whole_blend: float = 1.0  # weight of the whole-thread cosine against the headline + opening post's
     xl_sweep: int = 5  # docs/system.md "Thread sweep": main's default by its session-12 rule; 0 off; the k best join the candidates
     xl_sweep_langs: str = "cmn"  # the languages ``xl_sweep`` scores every thread of
     xl_sweep_encoder: str | None = "e5-small"  # docs/system.md "A second encoder": the sweep's and its reading's encoder (None: xl_encoder); main's default by its session-13 rule
     xl_sweep_read: bool = True  # docs/system.md "Thread sweep": the swept language's sentences read by the encoder (default by its session-12 rule)
     lang_anchor: int = 3  # docs/system.md "Round 15" (main's default by its rule): 1 language, 2 threads, 3 gate
     translit: bool = True  # docs/system.md "Names across scripts" (issue 29, fourth pass)
-    cmn_latin_weight: int = 1
     cmn_names: bool = True  # docs/system.md "Chinese names list": the default by its session-11 rule (a wash, not a gain)
     informative: bool = True
     drop_signatures: bool = True
     opening_weight: float = 0.25  # round 12 (docs/system.md): was 0.5
     asker_weight: float = 0.3  # round 12: was 0.6
-    report_weight: float = 1.0
     strict_questions: bool = True  # round 13 (docs/system.md): a "?" in a URL or a lost character does not ask
-    cue_weight: float = 1.0
     max_per_post: int = 2
     position_decay: float = 0.2
-    weak_score: float = 0.0
-    weak_bullets: int = 3
-    answer_rel_threshold: float = 0.0
-    answer_bullets: int = 2
-    reported_outcomes: bool = False
     focus_rel_threshold: float = 0.5
-    w_bm25: float = 0.0
     ranker: str | None = "rerank"
-    ranker_stop: float | None = None
-    ranker_stop_rel: float | None = None
-    ranker_alpha: float | None = None
     ranker_reorder: bool = True
 
     def __post_init__(self) -> None:
@@ -247,27 +227,17 @@ class SystemConfig:
             raise ValueError(f"unknown system {self.name!r}; choose one of {', '.join(SYSTEMS)}")
         for f in ("k_eng", "k_arz", "k_cmn", "max_bullets", "max_sources", "lead_posts", "embed_top", "expand_threads",
                   "prf_passages", "prf_min_df", "prf_terms", "xl_min_concepts", "xl_threads", "xl_evidence",
-                  "max_per_post", "weak_bullets", "thread_top", "xl_dense", "xl_dense_max_threads", "xl_whole", "xl_sweep", "lang_anchor", "answer_bullets", "arz_clause_min", "arz_window"):
+                  "max_per_post", "thread_top", "xl_dense", "xl_dense_max_threads", "xl_sweep", "lang_anchor", "arz_window"):
             if getattr(self, f) < 0:
                 raise ValueError(f"{f} must be >= 0, got {getattr(self, f)}")
         for f in ("w_lexical", "w_retrieval", "w_thread", "dup_cosine", "dup_jaccard", "dup_concepts",
                   "rel_threshold", "xl_rel_threshold", "abs_floor", "min_coverage", "lang_floor", "lang_ratio", "xl_thread_coverage", "w_thread_semantic",
-                  "opening_weight", "asker_weight", "report_weight", "cue_weight", "weak_score", "answer_rel_threshold", "focus_rel_threshold", "w_bm25", "xl_whole_blend"):
+                  "opening_weight", "asker_weight", "focus_rel_threshold"):
             if not 0.0 <= getattr(self, f) <= 1.0:
                 raise ValueError(f"{f} must be in [0, 1], got {getattr(self, f)}")
-        for f in ("ranker_stop", "ranker_stop_rel"):
-            v = getattr(self, f)
-            if v is not None and not 0.0 <= v <= 1.0:
-                raise ValueError(f"{f} must be in [0, 1] or None, got {v}")
-        if self.ranker_alpha is not None and not 0.0 <= self.ranker_alpha <= 10.0:
-            raise ValueError(f"ranker_alpha must be in [0, 10] or None, got {self.ranker_alpha}")
-        if not 1 <= self.cmn_latin_weight <= 10:
-            raise ValueError(f"cmn_latin_weight must be in [1, 10], got {self.cmn_latin_weight}")
-        if not 1 <= self.arz_clause_min <= self.arz_clause_max:
-            raise ValueError(f"need 1 <= arz_clause_min <= arz_clause_max, got {self.arz_clause_min}, {self.arz_clause_max}")
         if not 0.0 <= self.position_decay <= 10.0:
             raise ValueError(f"position_decay must be in [0, 10], got {self.position_decay}")
-        for name in ("xl_focus", "xl_dense_langs", "xl_whole_langs", "xl_sweep_langs"):
+        for name in ("xl_dense_langs", "xl_sweep_langs"):
             non_english_langs(getattr(self, name), name)
         from indexing.models.multilingual import MODELS
 
@@ -283,17 +253,9 @@ class SystemConfig:
             return ()
         return non_english_langs(getattr(self, name), name)
 
-    def focus_langs(self) -> tuple[str, ...]:
-        """The languages of ``xl_focus`` (empty when off or without ``xl_encoder``)."""
-        return self._langs(True, "xl_focus")
-
     def dense_langs(self) -> tuple[str, ...]:
         """The languages ``xl_dense`` searches (empty when it is off or without ``xl_encoder``)."""
         return self._langs(self.xl_dense > 0, "xl_dense_langs")
-
-    def whole_langs(self) -> tuple[str, ...]:
-        """The languages ``xl_whole`` reads (empty when it is off or without ``xl_encoder``)."""
-        return self._langs(self.xl_whole > 0, "xl_whole_langs")
 
     def sweep_langs(self) -> tuple[str, ...]:
         """The languages ``xl_sweep`` scores every thread of (empty when it is off or without ``xl_encoder``)."""
@@ -304,9 +266,8 @@ class SystemConfig:
         return self.xl_sweep_encoder or self.xl_encoder
 
     def clause_limits(self) -> dict[str, tuple[int, int]]:
-        """Per language, ``(min_len, max_len)`` words of a clause for ``split_clauses`` (Arabic
-        from ``arz_clause_min``/``arz_clause_max``; other languages keep the splitter's own)."""
-        return {"arz": (self.arz_clause_min, self.arz_clause_max)}
+        """Per language, ``(min_len, max_len)`` words of a clause for ``split_clauses``."""
+        return {"arz": CLAUSE_LIMITS["arz"]}
 
     def k_for(self, lang: str) -> int:
         return {"eng": self.k_eng, "arz": self.k_arz, "cmn": self.k_cmn}.get(lang, self.k_eng)

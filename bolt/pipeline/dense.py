@@ -99,26 +99,6 @@ def sentence_matrix(thread: str, sentences_of: Callable[[str], list[str]], encod
     return mat if mat is not None and len(mat) else None
 
 
-def whole_thread_scores(query: str, threads: list[str], sentences_of: Callable[[str], list[str]], encoder,
-                        k: int, key: tuple = ()) -> dict[str, float]:
-    """Per thread: the mean of the ``k`` highest cosines of the query to the thread's sentences
-    (``k`` = 1: the best one), every post read (``xl_whole``, issue 29). A headline and opening post
-    say little on a board where every thread shares the query's words; the reply that answers is
-    what sets the answering thread apart. A thread without sentences scores 0."""
-    out: dict[str, float] = {}
-    if k <= 0:
-        return out
-    q = encoder.encode_query(query)
-    for t in threads:
-        mat = sentence_matrix(t, sentences_of, encoder, key)
-        if mat is None:
-            out[t] = 0.0
-            continue
-        sims = sorted((float(v) for v in mat @ q), reverse=True)[:k]
-        out[t] = max(0.0, sum(sims) / len(sims))
-    return out
-
-
 _HEAD_CACHE: dict[tuple, str] = {}
 
 

@@ -31,7 +31,6 @@ from bolt.pipeline.forum import (content_positions, normalised, other_members, p
                                  thread_roles)
 from bolt.pipeline.informative import SPECIFIC, informativeness, subject_words
 from bolt.pipeline.literal_focus import anchored_language, literal_tokens
-from bolt.pipeline.ranker import off_question
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.scoring import bm25_scores, concept_scores, coverage_scores, expressible, matched_concepts
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller, plan_without, sentence_key
@@ -120,7 +119,7 @@ class MainSystem:
             return None
         model = load_model(cfg.ranker)
         probs = model.probabilities(rows)
-        cut = model.cut(probs, cfg.ranker_stop, cfg.ranker_stop_rel)
+        cut = model.cut(probs)
         if cfg.ranker_reorder:  # main picks which sentences pass its cuts, the ranker their order (round 14)
             top = max(scores[i] for i in eng)
             low = max(cfg.abs_floor, cfg.rel_threshold * top)  # the select stage's English cut (never off)
@@ -130,7 +129,7 @@ class MainSystem:
             for k, s in zip(passes, reorder(top, low, [probs[k] for k in passes])):
                 scores[eng[k]] = s
             return None
-        alpha = model.alpha if cfg.ranker_alpha is None else cfg.ranker_alpha
+        alpha = model.alpha
         if alpha is not None:  # a reranker: main's score reweighed, main's own cuts (round 14)
             for i, s in zip(eng, blend([scores[i] for i in eng], probs, alpha, cut)):
                 scores[i] = s
@@ -168,10 +167,7 @@ class MainSystem:
             semantic = sorted(top_threads(langs, best, embedded, cfg.thread_top))
         rel: dict[str, float] = {}
         with self.d.stage("score"):
-            # languages the multilingual encoder reads (``xl_focus``): as English, below
-            encoded = set(cfg.focus_langs()) if cfg.w_thread_semantic > 0 else set()
-            lexical = [t for t in sorted(langs) if (not self._embedded(langs[t]) and langs[t] not in encoded)
-                       or cfg.w_thread_semantic <= 0]
+            lexical = [t for t in sorted(langs) if not self._embedded(langs[t]) or cfg.w_thread_semantic <= 0]
             if lexical:
                 rel.update(self.thread_coverage(plan, {t: langs[t] for t in lexical}))
             w = cfg.w_thread_semantic
@@ -186,37 +182,7 @@ class MainSystem:
                 q = emb.encode([query])[0]
             for t, v in zip(semantic, vecs):
                 rel[t] = w * max(0.0, float(v @ q)) + (1 - w) * best[t]
-        if encoded:
-            rel.update(self.xl_thread_relevance(query, [p for p in posts if p.lang in encoded]))
         return self.dense_relevance(rel, langs)
-
-    def whole_relevance(self, query: str, posts: list[CandidatePost], rel: dict[str, float]) -> dict[str, float]:
-        """``xl_whole``: in its languages, a candidate thread's relevance (of the ``thread_top``
-        best-retrieved) is ``w_thread_semantic`` x the mean of the ``xl_whole`` best encoder cosines of
-        the query to its sentences (:func:`bolt.pipeline.dense.whole_thread_scores`) + the rest x its
-        best retrieval score (with ``xl_whole_blend`` < 1, that cosine is blended with the headline + opening
-        post's); a ``lang_anchor`` thread keeps its lift. ``rel`` unchanged when off."""
-        from bolt.pipeline.dense import whole_thread_scores
-
-        d, cfg = self.d, self.d.config
-        whole = set(cfg.whole_langs())
-        if not whole:
-            return rel
-        langs, best = best_per_thread([p for p in posts if p.lang in whole])
-        chosen = top_threads(langs, best, sorted(set(langs.values())), cfg.thread_top)
-        if not chosen:
-            return rel
-        with d.stage("embed"):
-            cos = whole_thread_scores(query, chosen, lambda t: [s.text for s in d.thread_sentences(t, langs[t])],
-                                      self._xl_encoder(), cfg.xl_whole, self._sentence_cache_key())
-            b = cfg.xl_whole_blend
-            if b < 1.0:  # the headline + opening post's cosine keeps 1 - ``xl_whole_blend`` of the semantic part
-                enc = self._xl_encoder()
-                head = enc.encode([self.thread_text(t, langs[t]) for t in chosen]) @ enc.encode_query(query)
-                cos = {t: b * cos[t] + (1 - b) * max(0.0, float(h)) for t, h in zip(chosen, head)}
-        out = dict(rel)
-        out.update((t, self.xl_blend(cos[t], best[t], t)) for t in chosen)
-        return out
 
     def xl_blend(self, cosine: float, best: float, thread: str) -> float:
         """A non-English thread's encoder relevance: ``w_thread_semantic`` x ``cosine`` + the rest x its
@@ -251,7 +217,7 @@ class MainSystem:
 
     def _embedded(self, lang: str) -> bool:
         """Whether sentences and threads of ``lang`` are scored with the embedding model."""
-        return self.d.config.multilingual or lang == "eng"
+        return lang == "eng"
 
     def _embedder(self):
         from indexing.models.embedding import get_embedder
@@ -294,8 +260,7 @@ class MainSystem:
         plan, posts, answer = self._candidates(query)
         trel = self.thread_relevance(query, plan, posts)  # times itself: "score" and "embed"
         gate = self._gate(plan, posts, trel, answer)
-        trel = self.whole_relevance(query, posts, trel)  # ``xl_whole``: after the gate, which keeps its evidence
-        trel = self.sweep_relevance(posts, trel)  # ``xl_sweep``: likewise
+        trel = self.sweep_relevance(posts, trel)  # ``xl_sweep``: after the gate, which keeps its evidence
         sents = d.sentences(self.expand(posts, trel), questions=not cfg.drop_questions)
         if not sents:
             return []
@@ -315,8 +280,7 @@ class MainSystem:
         d, cfg = self.d, self.d.config
         first = d.plan(query)
         plan, posts = d.retrieve_with_feedback(first)
-        focused = set(cfg.focus_langs())
-        top = self.language_cosines(query, posts) if cfg.lang_floor > 0 or focused else {}
+        top = self.language_cosines(query, posts) if cfg.lang_floor > 0 else {}
         off = self.unfocused_languages(query, posts, top)
         self._anchored = set()
         if cfg.lang_anchor:
@@ -447,13 +411,6 @@ class MainSystem:
         there only for the answering language, whose best thread is the nearest)."""
         with self.d.stage("score"):
             gate = dict(trel)
-            lexical_gate = set(self.d.config.focus_langs()) - {answer}
-            if lexical_gate:
-                # over the same pool as lexical thread relevance (every thread not embedded): its weights
-                # depend on the pool
-                langs = {p.thread: p.lang for p in posts if not self._embedded(p.lang)}
-                pool = self.thread_coverage(plan, langs)
-                gate.update((t, c) for t, c in pool.items() if langs[t] in lexical_gate)
             # ``xl_dense``: a dense thread is the context that makes one shared concept evidence
             for t in [*self._dense, *self._swept]:
                 gate[t] = max(gate.get(t, 0.0), self.d.config.xl_thread_coverage)
@@ -474,8 +431,6 @@ class MainSystem:
                 return None
             matched = matched_concepts(plan, sents)
             lexical = concept_scores(plan, matched)
-            if cfg.w_bm25 > 0:
-                lexical = blend_bm25(lexical, bm25_scores(plan, sents), sents, cfg.w_bm25)
             coverage = coverage_scores(plan, sents, matched)
         return TopicEvidence(subject, sents, prior, parts, matched, lexical, coverage)
 
@@ -499,8 +454,6 @@ class MainSystem:
                 for row, i in enumerate(eligible):
                     ev.vectors[i] = mat[row]
                     ev.semantic[i] = max(0.0, float(mat[row] @ q))
-            if cfg.xl_semantic:
-                ev.semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, answer))
             if cfg.xl_sweep_read and self._sweep:
                 ev.semantic.update(self.xl_sentence_similarity(query, sents, lexical, trel, prior, self._swept_lang,
                                                                (self._swept_lang,), cfg.sweep_encoder()))
@@ -518,7 +471,6 @@ class MainSystem:
             for s in sents:
                 top[s.lang] = max(top.get(s.lang, 0.0), trel.get(s.thread, 0.0))
             focus = {s.thread: (trel.get(s.thread, 0.0) / top[s.lang] if top[s.lang] > 0 else 0.0) for s in sents}
-            focus_langs = cfg.focus_langs() + cfg.whole_langs()
             scores = []
             for i, s in enumerate(sents):
                 # Without an embedding (Arabic/Chinese and an English-only model), the coverage of
@@ -528,7 +480,7 @@ class MainSystem:
                 rel = ((1 - cfg.w_retrieval - cfg.w_thread) * base + cfg.w_thread * focus[s.thread]
                        + cfg.w_retrieval * s.retrieval)
                 # the sharp focus needs the semantic thread relevance; lexical coverage is too coarse
-                sharp = (cfg.thread_focus if self._embedded(s.lang) or s.lang in focus_langs or s.thread in self._sweep
+                sharp = (cfg.thread_focus if self._embedded(s.lang) or s.thread in self._sweep
                          else 0.0)
                 scores.append(rel * ev.prior[i] * focus[s.thread] ** sharp)
             ev.focus, ev.scores = focus, scores
@@ -576,7 +528,7 @@ class MainSystem:
         most half of them, with Arabic and Chinese thread-first picks in that half."""
         d, cfg = self.d, self.d.config
         with d.stage("select"):
-            cap = cfg.max_bullets if best >= cfg.weak_score else min(cfg.max_bullets, cfg.weak_bullets)
+            cap = cfg.max_bullets
             above, extra = self._admit(plan, ev, gate, lang_best, cut, clusters)
             extra = extra[: cfg.max_bullets // 2]
             keep = above[: max(0, cap - len(extra))] + extra
@@ -611,16 +563,11 @@ class MainSystem:
                      if self._embedded(lg) and not (stop is not None and lg == "eng")}
                     if ratio > 0 else {})
 
-        # a reply's specific statement in the thread that answers (the best of its language),
-        # from a post not yet cited, passes a lower cut: replies answer without repeating the
-        # query's words; at most ``answer_bullets`` get in this way
-        answer_cut = lower_cut(cfg.answer_rel_threshold)
         # the answering thread (the best of its language) keeps sentences down to a lower cut:
         # its replies answer without repeating the query's words; other threads must score
         # within ``rel_threshold`` of the best
         focus_cut = lower_cut(cfg.focus_rel_threshold)
         above, extra = [], []
-        answered = 0
         per_lang: dict[str, int] = {}
         per_post: dict[tuple[str, str], int] = {}
         for c in clusters:  # best first
@@ -637,11 +584,6 @@ class MainSystem:
                     head.lang in focus_cut and focus.get(head.thread, 0.0) >= 1.0
                     and scores[c.head] >= focus_cut[head.lang]):
                 above.append(c)
-            elif (head.lang in answer_cut and answered < cfg.answer_bullets
-                  and not per_post.get((head.thread, head.post))  # one more reply, not more of one post
-                  and scores[c.head] >= answer_cut[head.lang] and self.answers_in_focus(head, focus, ev.subject)):
-                above.append(c)
-                answered += 1
             elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
                   and ev.coverage[c.head] >= cfg.min_coverage and scores[c.head] >= cfg.abs_floor):
                 extra.append(c)
@@ -650,17 +592,6 @@ class MainSystem:
             per_lang[head.lang] = per_lang.get(head.lang, 0) + 1
             per_post[(head.thread, head.post)] = per_post.get((head.thread, head.post), 0) + 1
         return above, extra
-
-    def answers_in_focus(self, s: Sentence, focus: dict[str, float],
-                         subject: frozenset[str] = frozenset()) -> bool:
-        """A reply's specific statement in the answering thread: the most relevant thread of its
-        language (relative relevance 1), a post other than the opening one, informativeness at
-        least ``SPECIFIC`` (advice, a rule, a number, an outcome; not chatter or personal history),
-        judged with the query's ``subject`` words as the prior judges it."""
-        th = self.d.thread(s.thread)
-        if th is None or not th.posts or th.posts[0].id == s.post or focus.get(s.thread, 0.0) < 1.0:
-            return False
-        return informativeness(s.text, s.lang, self.d.config.reported_outcomes, subject) >= SPECIFIC
 
     def priors(self, sents: list[Sentence], subject: frozenset[str] = frozenset()) -> list[float]:
         """Per sentence: informativeness x role weight x answer-position weight; 0 for a signature (dropped)."""
@@ -675,14 +606,13 @@ class MainSystem:
                           lambda th: d.thread_sentences(th.id, threads[th.id])) if cfg.drop_signatures else ()
         roles = {t: thread_roles(d.thread(t), d.thread_sentences(t, lg), cfg.strict_questions) for t, lg in threads.items()}
         known: dict[tuple[str, str], float] = {}
-        members: dict[tuple[str, str], frozenset[str]] = {}
 
         def info_of(s: Sentence) -> float:
             """informativeness, once per distinct (text, language): the answer position reads every
             sentence of the candidate threads, the loop below the candidates among them again."""
             k = (s.text, s.lang)
             if k not in known:
-                known[k] = informativeness(s.text, s.lang, cfg.reported_outcomes, subject)
+                known[k] = informativeness(s.text, s.lang, subject)
             return known[k]
 
         where: dict[str, dict[tuple[str, int], int]] = {}
@@ -699,15 +629,8 @@ class MainSystem:
                 out.append(None)
                 continue
             info = info_of(s) if cfg.informative else 1.0
-            if cfg.cue_weight < 1.0 and s.lang == "eng":
-                key = (s.thread, s.post)
-                if key not in members:
-                    members[key] = other_members(th, s.post)
-                if off_question(s.text, members[key]):
-                    info *= cfg.cue_weight
             pos = position_weight(where[s.thread].get((s.post, s.position), 0), cfg.position_decay) if where else 1.0
-            out.append((info, pos, role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight,
-                                               cfg.report_weight)))
+            out.append((info, pos, role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight)))
         return out
 
     def _bullet(self, c: Cluster, sents: list[Sentence], scores: list[float],
@@ -836,7 +759,7 @@ class MainSystem:
         reading passes ``xl_sweep_encoder``)."""
         cfg = self.d.config
         out: dict[int, float] = {}
-        for lang in (lg for lg in (cfg.focus_langs() if langs is None else langs) if lg == answer):
+        for lang in (lg for lg in (langs or ()) if lg == answer):
             mine = [i for i, s in enumerate(sents) if s.lang == lang]
             mine.sort(key=lambda i: (-(lexical[i] + trel.get(sents[i].thread, 0.0) + sents[i].retrieval) * prior[i],
                                      sentence_key(sents[i])))
@@ -935,18 +858,6 @@ class MainSystem:
         if len(matched) >= need or (matched and thread_relevance >= cfg.xl_thread_coverage):
             return True
         return bool(plan.anchors) and not sentence_anchors(s.text).isdisjoint(plan.anchors)
-
-
-def blend_bm25(lexical: list[float], bm25: list[float], sents: list[Sentence], w: float) -> list[float]:
-    """(1 - w) x the concept score + w x Okapi BM25 over the candidate sentences, divided by the best
-    of the sentence's language: BM25's full idf over the candidates (every sentence of the expanded
-    threads) rewards the query's words that are rare there, which a side question inside a long
-    thread about something else is asked in."""
-    top: dict[str, float] = {}
-    for s, b in zip(sents, bm25):
-        top[s.lang] = max(top.get(s.lang, 0.0), b)
-    return [(1 - w) * lx + w * (b / top[s.lang] if top[s.lang] > 0 else 0.0)
-            for lx, b, s in zip(lexical, bm25, sents)]
 
 
 def prior_products(parts: list[tuple[float, float, float] | None]) -> list[float]:

@@ -30,7 +30,7 @@ from typing import Any, Mapping, Sequence
 from bolt.pipeline.informative import FIRST_PERSON_START, NUMBER, URL, WORD
 from indexing.models.logistic import load_model_json, shipped_model
 
-DEFAULT_MODEL = Path(shipped_model(__package__, "ranker_model.json"))
+DEFAULT_MODEL = Path(shipped_model(__package__, "ranker_model_rerank.json"))
 
 # The writer's own plans and wishes: first person + an intention verb, or "if it were me".
 PLAN_WISH = re.compile(
@@ -73,13 +73,6 @@ def addressed_to_member(text: str, members: frozenset[str]) -> bool:
     if any(w in members for w in words[:5]):
         return True
     return any(m.group(1) in members for m in re.finditer(r"([\w.\-]{3,})\s*,", low))
-
-
-def off_question(text: str, members: frozenset[str] = frozenset()) -> bool:
-    """Whether a sentence speaks of the writer's plans or wishes, of the discussion itself, or to
-    a member of the thread: the cues the hand prior ``cue_weight`` (docs/system.md, round 11)
-    lowers."""
-    return bool(PLAN_WISH.search(text) or META.search(text)) or addressed_to_member(text, members)
 
 
 def forum_cues(text: str, members: frozenset[str] = frozenset()) -> dict[str, float]:
@@ -199,14 +192,9 @@ def reorder(top: float, low: float, probs: Sequence[float]) -> list[float]:
 
 
 def model_path(spec: str) -> Path:
-    """``"default"`` (round 10's model, eBay only), the name of another model shipped in the package
-    (``"forums"``: ``ranker_model_forums.json``, round 10b, eBay and seven other boards; round 14's
-    rerankers ``"rerank"`` and ``"stopping"``, eBay and tac2013 rounds A-F), or a path."""
-    if spec == "default":
-        return DEFAULT_MODEL
-    if spec.isidentifier() and (shipped := DEFAULT_MODEL.with_name(f"ranker_model_{spec}.json")).is_file():
-        return shipped
-    return Path(spec)
+    """``"rerank"`` (the model shipped in the package, ``ranker_model_rerank.json``) or a path to a
+    model JSON written by ``scripts/train_ranker.py``."""
+    return DEFAULT_MODEL if spec == "rerank" else Path(spec)
 
 
 def load_model(spec: str) -> RankerModel:
@@ -219,7 +207,7 @@ def _load(path: str) -> RankerModel:
     """Read once per path: ``main`` asks for the model on every topic."""
     return load_model_json(path, _parse, what="ranker model",
                            hint="give main(ranker=...) a model JSON written by scripts/train_ranker.py, "
-                                "or 'default'")
+                                "or 'rerank'")
 
 
 def _parse(d: Mapping[str, Any]) -> RankerModel:

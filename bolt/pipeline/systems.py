@@ -111,7 +111,6 @@ class Distiller:
             main = self.config.name == "main"  # the references keep the lexicons' translation alone
             return plan_query(query, self.langs, translate=self.config.translate,
                               names=self.name_guessers() if main else None,
-                              cmn_latin_weight=self.config.cmn_latin_weight if main else 1,
                               cmn_names=main and self.config.cmn_names)
 
     def name_guessers(self) -> dict:
