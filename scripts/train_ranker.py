@@ -56,7 +56,7 @@ ALPHAS: tuple[float, ...] = ()  # fit --alphas: empty = the probability replaces
 
 def collect(index: Path, out: Path, topics_path: Path = DEV_TOPICS) -> None:
     from bolt.pipeline import Distiller, SystemConfig
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main import MainSystem
     from bolt.formats.topics import read_topics
     from indexing.search import open_index
 

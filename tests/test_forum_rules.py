@@ -237,7 +237,7 @@ def test_a_reposted_sentence_alone_in_its_posts_is_not_a_signature(tmp_path):
 
 def test_each_system_is_its_own_class(tmp_path):
     from bolt.pipeline import Distiller, SystemConfig
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main import MainSystem
     from bolt.pipeline.reference_systems import Bm25SentencesSystem, LeadSystem
 
     expected = {"main": MainSystem, "lead": LeadSystem, "bm25-sentences": Bm25SentencesSystem}

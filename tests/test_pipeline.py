@@ -518,21 +518,28 @@ def test_with_feedback_adds_anchors_to_arabic_and_chinese_queries_only():
     assert plan.query_for("cmn").split()[-2:] == ["riverton", "200"]
 
 
-def test_cross_language_gate_needs_two_concepts_an_anchor_or_an_on_topic_thread(searcher):
-    from bolt.pipeline import Distiller, SystemConfig, plan_query
-    from bolt.pipeline.candidates import Sentence
-    from bolt.pipeline.main_system import MainSystem
+def test_cross_language_gate_needs_two_concepts_an_anchor_or_an_on_topic_thread():
+    from dataclasses import replace
 
-    m = MainSystem(Distiller(searcher, searcher.corpus, SystemConfig()))
+    from bolt.pipeline import plan_query
+    from bolt.pipeline.candidates import Sentence
+    from bolt.pipeline.main.gate import CrossLanguageGate
+
     plan = plan_query("flood rescue army 2012")
+    gate = CrossLanguageGate(plan, {"on-topic": 0.5}, min_concepts=2, thread_coverage=0.5)
     s = Sentence("t", "p1", "arz", 0, 10, "الفيضان كان كبير", 0, 1.0, 0)
-    assert not m.cross_language_evidence(plan, s, frozenset({"flood"}))
-    assert m.cross_language_evidence(plan, s, frozenset({"flood", "armi"}))
-    assert m.cross_language_evidence(plan, s, frozenset({"flood"}), thread_relevance=0.5)
+    assert not gate.admits(s, frozenset({"flood"}), {})
+    assert gate.admits(s, frozenset({"flood", "armi"}), {})
+    assert gate.admits(replace(s, thread="on-topic"), frozenset({"flood"}), {})  # the thread covers the query
+    assert not gate.admits(replace(s, thread="on-topic"), frozenset(), {})  # ... but one concept is needed
     s2 = Sentence("t", "p1", "arz", 0, 10, "الفيضان سنة ٢٠١٢", 0, 1.0, 0)
-    assert m.cross_language_evidence(plan, s2, frozenset({"flood"}))  # the number is an anchor
-    loose = MainSystem(Distiller(searcher, searcher.corpus, SystemConfig(xl_min_concepts=1)))
-    assert loose.cross_language_evidence(plan, s, frozenset({"flood"}))
+    assert gate.admits(s2, frozenset({"flood"}), {})  # the number is an anchor
+    assert replace(gate, min_concepts=1).admits(s, frozenset({"flood"}), {})
+    assert gate.admits(replace(s, lang="eng"), frozenset(), {})  # English needs no gate
+    # the exceptions: an anchored thread, and a sweep-read thread when it is the answering one
+    assert replace(gate, anchored=frozenset({"t"})).admits(s, frozenset(), {})
+    read = replace(gate, sweep_read=frozenset({"t"}))
+    assert read.admits(s, frozenset(), {"t": 1.0}) and not read.admits(s, frozenset(), {"t": 0.9})
 
 
 def test_arabic_lexicon_is_large_and_has_egyptian_forms():
