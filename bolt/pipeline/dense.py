@@ -1,4 +1,4 @@
-"""Dense thread retrieval for Arabic and Chinese (``xl_dense``, issue 29): the threads of a language
+"""Dense thread retrieval for Arabic and Chinese (``xl_dense``): the threads of a language
 nearest the English query by the multilingual encoder, over every thread of that language.
 
 Cross-language retrieval sends the query's translated words; a name the lexicons lack (a company,

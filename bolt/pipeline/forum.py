@@ -25,7 +25,7 @@ QUESTION = re.compile(r"[?؟？]")
 # A question mark that closes a question: right after a word (no space before it) and before the end, a
 # space, a quote or bracket, or more punctuation. A "?" inside a URL ("story?id=7"), between
 # letters ("Asia?s") or standing alone (" ? ") is a character lost in a pasted article's encoding (an
-# apostrophe, a dash) or a query string, not a question (round 13, docs/system.md).
+# apostrophe, a dash) or a query string, not a question (docs/system.md).
 ASKING = re.compile(r"(?<=[^\s?])\?+(?=$|[\s\"'\u201d\u2019()\[\]\u00bb.!,;:])|[؟？]")
 
 

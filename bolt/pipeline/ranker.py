@@ -1,8 +1,8 @@
-"""A learned sentence ranker for ``main`` (issue 24): which candidate sentence states a facet.
+"""A learned sentence ranker for ``main``: which candidate sentence states a facet.
 
 Hand-set priors multiply a handful of scores; a logistic regression over the same evidence (and a
 few forum cues the priors do not read) learns how much each one is worth from careful judgments
-of bullets on real forum threads (``scripts/train_ranker.py``; docs/system.md, round 10). The
+of bullets on real forum threads (``scripts/train_ranker.py``; docs/system.md). The
 model is a small JSON file of standardisation constants and coefficients, read with numpy only,
 so running it needs neither scikit-learn nor pickles. Its probability replaces the English score,
 and its *stopping rule* (``stop``: keep sentences with probability >= stop, ``stop_rel``: and >=
@@ -142,8 +142,8 @@ class RankerModel:
     stop: float = 0.0
     stop_rel: float = 0.0
     meta: dict | None = None
-    #: None: the probability replaces main's English score (rounds 10, 10b); a number: main's score
-    #: is multiplied by (probability / the topic's best) ** alpha and main's own cuts stay (round 14)
+    #: None: the probability replaces main's English score; a number: main's score is multiplied by
+    #: (probability / the topic's best) ** alpha and main's own cuts stay (the shipped 'rerank')
     alpha: float | None = None
 
     def probabilities(self, rows: Sequence[Sequence[float]]) -> list[float]:
@@ -170,7 +170,7 @@ class RankerModel:
 
 def blend(scores: Sequence[float], probs: Sequence[float], alpha: float, cut: float = 0.0,
           best: float | None = None) -> list[float]:
-    """Round 14's reranking: each score times (probability / the best probability) ** ``alpha``, and
+    """Reranking: each score times (probability / the best probability) ** ``alpha``, and
     0 for a sentence whose probability is below ``cut`` (the stopping rule; 0: none). ``alpha`` 0
     and ``cut`` 0 give the scores back; the sentence of the best probability keeps its score.
     ``best``: the topic's best probability when ``probs`` are only some of its sentences."""
@@ -181,7 +181,7 @@ def blend(scores: Sequence[float], probs: Sequence[float], alpha: float, cut: fl
 
 
 def reorder(top: float, low: float, probs: Sequence[float]) -> list[float]:
-    """Round 14's count-keeping reranking: the sentences that passed main's cuts (best score ``top``,
+    """Count-keeping reranking (``ranker_reorder``): the sentences that passed main's cuts (best score ``top``,
     the strictest cut ``low``) get new scores from ``low`` (probability 0) up to ``top`` (the best
     probability among them), in the order of their probabilities, so they all still pass, the best
     score and so every cut stay, and the bullets main would write are the same many."""
