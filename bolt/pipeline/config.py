@@ -91,9 +91,11 @@ def setting(default: Any, section: str, meaning: str, low: float | None = None, 
 
 @dataclass(frozen=True)
 class SystemConfig:
-    """Every setting of a system (``name``: main, lead or bm25-sentences); the references read only
-    the retrieval settings, ``max_bullets`` and ``lead_posts``. docs/settings.md lists them by
-    section; docs/system.md says why main works as it does."""
+    """Every setting of a system (``name``: main, lead or bm25-sentences). The references read
+    ``k_eng``/``k_arz``/``k_cmn``, ``translate`` and ``translator``; ``lead`` also ``lead_posts``,
+    ``bm25-sentences`` ``min_words``, ``max_words`` and ``max_bullets``; ``main`` reads all but
+    ``lead_posts``. docs/settings.md lists them by section; docs/system.md says why main works as it
+    does."""
 
     name: str = "main"
     k_eng: int = setting(30, "retrieval", "passages retrieved in English", 0)

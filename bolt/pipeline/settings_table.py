@@ -49,7 +49,8 @@ def markdown() -> str:
            "Every setting of a system, by section, as `bolt run --system` takes them: "
            "`--system \"main(k_eng=50, abs_floor=0.3)\"` (a run file names its system the same way, "
            "with only the settings that differ from the defaults). `lead` and `bm25-sentences` read "
-           "the retrieval settings, `max_bullets` and `lead_posts`; `main` reads them all. "
+           "`k_eng`/`k_arz`/`k_cmn`, `translate` and `translator`; `lead` also `lead_posts`, "
+           "`bm25-sentences` `min_words`, `max_words` and `max_bullets`; `main` reads all but `lead_posts`. "
            "`bolt run --list-settings` prints this list.", "",
            "This page is written from the declarations in `bolt/pipeline/config.py` by "
            "`python scripts/settings_doc.py`; a test fails when it is out of date.", ""]
