@@ -16,7 +16,7 @@ Precedence, each step overriding the one before for the threads it names:
 4. *sweep* (``xl_sweep``): a candidate thread the sweep scored has that score as its relevance;
 5. *anchor* (``lang_anchor``): a swept thread that holds the query's literal token gets 1 on top.
 
-A fifth reading, for thread-first picks only, is :func:`xl_thread_relevance` (the multilingual
+One more reading, for thread-first picks only, is :func:`xl_thread_relevance` (the multilingual
 encoder's, with the same anchor lift).
 """
 from __future__ import annotations
