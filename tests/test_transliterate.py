@@ -95,25 +95,8 @@ def test_guessed_name_reaches_the_thread_that_writes_it(searcher):
     assert all(h.lang == "arz" for h in hits_on)
 
 
-def test_chinese_query_weights_latin_words_of_the_query_not_numbers():
-    from bolt.pipeline.translate import plan_query
-
-    q = "I bought QQQ in 2025"
-    once, thrice = plan_query(q).query_for("cmn"), plan_query(q, cmn_latin_weight=3).query_for("cmn")
-    assert once.split().count("QQQ") == 1 and thrice.split().count("QQQ") == 3
-    assert thrice.split().count("2025") == once.split().count("2025") == 1  # a number is not a name
-    assert plan_query(q, cmn_latin_weight=3).query_for("arz").split().count("QQQ") == 1  # Chinese only
-
-
-def test_cmn_latin_weight_out_of_range_is_refused():
-    from bolt.pipeline.config import parse_config
-
-    with pytest.raises(ValueError, match="cmn_latin_weight must be in"):
-        parse_config("main(cmn_latin_weight=0)")
-
-
 def test_reference_systems_keep_the_lexicon_translation(searcher):
     from bolt.pipeline import Distiller, SystemConfig
 
-    ref = Distiller(searcher, searcher.corpus, SystemConfig(name="bm25-sentences", cmn_latin_weight=3))
+    ref = Distiller(searcher, searcher.corpus, SystemConfig(name="bm25-sentences"))
     assert "هارودز" not in ref.plan(QUERY).query_for("arz")

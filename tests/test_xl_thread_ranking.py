@@ -44,7 +44,7 @@ def _distiller(searcher, **kw):
 
 @pytest.mark.slow
 def test_encoder_ranks_the_thread_about_the_query_above_the_better_retrieved_one(searcher):
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.threads import xl_thread_relevance
 
     d = _distiller(searcher)
     plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
@@ -53,7 +53,7 @@ def test_encoder_ranks_the_thread_about_the_query_above_the_better_retrieved_one
         if p.lang == "cmn":
             best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
     assert best[INSURANCE] > best[FLOOD]  # BM25 prefers the thread that repeats the words
-    rel = MainSystem(d).xl_thread_relevance(QUERY, posts)
+    rel = xl_thread_relevance(d, QUERY, posts)
     assert set(rel) == {INSURANCE, FLOOD}  # English threads are not ranked here
     assert rel[FLOOD] > rel[INSURANCE]
 
@@ -70,7 +70,7 @@ def test_thread_first_takes_the_reply_of_the_thread_the_encoder_prefers(searcher
 
 
 def test_language_focus_leaves_out_languages_far_below_the_best():
-    from bolt.pipeline.main_system import language_focus
+    from bolt.pipeline.main.candidates import language_focus
 
     # best 0.43: 0.20 < 0.25 and < 0.6 x 0.43 = 0.258, out; 0.26 is above the floor, kept
     assert language_focus({"eng": 0.20, "arz": 0.26, "cmn": 0.43}, 0.25, 0.6) == {"eng"}
@@ -84,80 +84,48 @@ def test_language_focus_leaves_out_languages_far_below_the_best():
 
 @pytest.mark.slow
 def test_unfocused_languages_with_the_real_encoder(searcher):
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.candidates import unfocused_languages
 
-    off = MainSystem(_distiller(searcher, lang_floor=0.0))  # off
+    off = _distiller(searcher, lang_floor=0.0)  # off
     d = _distiller(searcher, lang_floor=1.0, lang_ratio=1.0)  # every language but the best is out
     plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
     assert {p.lang for p in posts} == {"eng", "cmn"}
-    assert off.unfocused_languages(QUERY, posts) == set()
+    assert unfocused_languages(off, QUERY, posts) == set()
     # the English thread says the query's own words in the query's language: it is the best
-    assert MainSystem(d).unfocused_languages(QUERY, posts) == {"cmn"}
-
-
-def test_xl_focus_names_non_english_languages_only():
-    from bolt.pipeline import SystemConfig
-    from bolt.pipeline.config import parse_config
-
-    assert parse_config('main(xl_focus="cmn")').focus_langs() == ("cmn",)
-    assert SystemConfig(xl_focus=" cmn, arz ").focus_langs() == ("arz", "cmn")
-    assert SystemConfig().focus_langs() == ()
-    assert SystemConfig(xl_focus="cmn", xl_encoder=None).focus_langs() == ()  # needs the encoder
-    with pytest.raises(ValueError, match="xl_focus"):
-        SystemConfig(xl_focus="eng")
-
-
-@pytest.mark.slow
-def test_xl_focus_reads_chinese_thread_relevance_with_the_encoder(searcher):
-    from bolt.pipeline.main_system import MainSystem
-    from indexing.models.multilingual import get_encoder
-
-    d = _distiller(searcher, xl_focus="cmn")
-    ms = MainSystem(d)
-    plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
-    rel = ms.thread_relevance(QUERY, plan, posts)
-    enc = get_encoder()
-    q = enc.encode([QUERY])[0]
-    for tid in (INSURANCE, FLOOD):
-        best = max(p.norm for p in posts if p.thread == tid)
-        cos = float(enc.encode([ms.thread_text(tid, "cmn")])[0] @ q)
-        assert rel[tid] == pytest.approx(0.6 * max(0.0, cos) + 0.4 * best, abs=1e-6)
-    assert rel[FLOOD] > rel[INSURANCE]  # the encoder's reading, not the words the insurance thread repeats
-    off = MainSystem(_distiller(searcher)).thread_relevance(QUERY, plan, posts)  # lexical coverage
-    assert off[INSURANCE] != rel[INSURANCE]
+    assert unfocused_languages(d, QUERY, posts) == {"cmn"}
 
 
 @pytest.mark.slow
 def test_language_cosines_feed_the_focus_and_the_answer_language(searcher):
-    from bolt.pipeline.main_system import MainSystem
+    from bolt.pipeline.main.candidates import language_cosines, unfocused_languages
 
     d = _distiller(searcher, lang_floor=1.0, lang_ratio=1.0)
-    ms = MainSystem(d)
     plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
-    top = ms.language_cosines(QUERY, posts)
+    top = language_cosines(d, QUERY, posts)
     assert set(top) == {"eng", "cmn"} and top["eng"] > top["cmn"]  # English says the query's own words
-    assert ms.unfocused_languages(QUERY, posts, top) == {"cmn"}
+    assert unfocused_languages(d, QUERY, posts, top) == {"cmn"}
     # given cosines are used as they are: here Chinese is the nearer language, so English is out
-    assert ms.unfocused_languages(QUERY, posts, {"eng": 0.1, "cmn": 0.5}) == {"eng"}
-    assert ms.language_cosines(QUERY, [p for p in posts if p.lang == "cmn"]) == {}  # one language: nothing to compare
-    assert MainSystem(_distiller(searcher, xl_encoder=None)).language_cosines(QUERY, posts) == {}
+    assert unfocused_languages(d, QUERY, posts, {"eng": 0.1, "cmn": 0.5}) == {"eng"}
+    assert language_cosines(d, QUERY, [p for p in posts if p.lang == "cmn"]) == {}  # one language: nothing to compare
+    assert language_cosines(_distiller(searcher, xl_encoder=None), QUERY, posts) == {}
 
 
 @pytest.mark.slow
-def test_sentence_cosines_only_in_the_language_of_the_answer(searcher):
-    from bolt.pipeline.main_system import MainSystem
+def test_sentence_cosines_only_in_the_language_read(searcher):
+    from bolt.pipeline.main.records import TopicSentences
+    from bolt.pipeline.main.sentences import xl_sentence_similarity
     from indexing.models.multilingual import get_encoder
 
-    d = _distiller(searcher, xl_focus="cmn", xl_semantic=True)
-    ms = MainSystem(d)
+    d = _distiller(searcher)
     plan, posts = d.retrieve_with_feedback(d.plan(QUERY))
-    sents = d.sentences(posts)
+    sents = tuple(d.sentences(posts))
     zh = [i for i, s in enumerate(sents) if s.lang == "cmn"]
-    assert zh
-    zeros = [0.0] * len(sents)
-    ones = [1.0] * len(sents)
-    assert ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "eng") == {}  # English holds the answer
-    got = ms.xl_sentence_similarity(QUERY, sents, zeros, {}, ones, "cmn")
+    assert zh and len(zh) < len(sents)
+    n = len(sents)
+    ev = TopicSentences(frozenset(), sents, (1.0,) * n, ((1.0, 1.0, 1.0),) * n, (frozenset(),) * n, (0.0,) * n,
+                        (0.0,) * n)
+    assert xl_sentence_similarity(d, QUERY, ev, {}, "arz") == {}  # no Arabic candidate
+    got = xl_sentence_similarity(d, QUERY, ev, {}, "cmn")
     assert sorted(got) == zh  # every Chinese sentence (fewer than embed_top), no other
     enc = get_encoder()
     q = enc.encode([QUERY])[0]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bolt.commands.encoding_option import add_encoding_option
 from bolt.commands.output_options import add_output_options, chatty, show_progress
+from bolt.commands.settings_option import add_settings_option
 from indexing.exit_codes import SUCCESS
 
 
@@ -17,11 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, metavar="RUN.xml", help="submission file to write")
     parser.add_argument("--run-id", metavar="ID", help="run name (default: the --out file's stem)")
     parser.add_argument("--system", default="main", metavar="NAME",
-                        help="main | lead | bm25-sentences, or a spec such as 'main(abs_floor=0.3)'")
+                        help="main | lead | bm25-sentences, or a spec such as 'main(abs_floor=0.3)' (see --list-settings)")
+    add_settings_option(parser)
     parser.add_argument("--model", metavar="NAME",
                         help="sentence-transformers model name or local folder (default: bundled all-MiniLM-L6-v2)")
-    parser.add_argument("--multilingual", action="store_true",
-                        help="the --model is multilingual: embed Arabic and Chinese sentences too")
     parser.add_argument("--no-translate", action="store_true",
                         help="send the English query unchanged to the Arabic and Chinese indexes")
     parser.add_argument("--translator", metavar="MODULE:FUNC",
@@ -41,8 +41,6 @@ def config_from_args(args: argparse.Namespace):
         changes = {}
         if args.model:
             changes["model"] = args.model
-        if args.multilingual:
-            changes["multilingual"] = True
         if args.no_translate:
             changes["translate"] = False
         if args.translator:

@@ -7,7 +7,7 @@ Arabic/Chinese translations), :func:`run_topics` (topics -> submission results).
 from bolt.pipeline.config import SYSTEMS, SystemConfig, parse_config
 from bolt.pipeline.systems import STAGES, DistilledBullet, Distiller
 from bolt.pipeline.translate import Concept, QueryPlan, plan_query
-from bolt.pipeline import main_system, reference_systems  # noqa: F401,E402 (they fill SYSTEM_CLASSES)
+from bolt.pipeline import main, reference_systems  # noqa: F401,E402 (they fill SYSTEM_CLASSES)
 
 __all__ = ["SYSTEMS", "STAGES", "SystemConfig", "parse_config", "Distiller", "DistilledBullet",
            "Concept", "QueryPlan", "plan_query", "run_topics", "to_result"]

@@ -1,4 +1,4 @@
-"""Dense thread retrieval for Arabic and Chinese (``xl_dense``, issue 29): the threads of a language
+"""Dense thread retrieval for Arabic and Chinese (``xl_dense``): the threads of a language
 nearest the English query by the multilingual encoder, over every thread of that language.
 
 Cross-language retrieval sends the query's translated words; a name the lexicons lack (a company,
@@ -12,6 +12,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
+
+from bolt.pipeline.sweep_weights import SWEEP_WEIGHTS, SweepWeights
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -99,26 +101,6 @@ def sentence_matrix(thread: str, sentences_of: Callable[[str], list[str]], encod
     return mat if mat is not None and len(mat) else None
 
 
-def whole_thread_scores(query: str, threads: list[str], sentences_of: Callable[[str], list[str]], encoder,
-                        k: int, key: tuple = ()) -> dict[str, float]:
-    """Per thread: the mean of the ``k`` highest cosines of the query to the thread's sentences
-    (``k`` = 1: the best one), every post read (``xl_whole``, issue 29). A headline and opening post
-    say little on a board where every thread shares the query's words; the reply that answers is
-    what sets the answering thread apart. A thread without sentences scores 0."""
-    out: dict[str, float] = {}
-    if k <= 0:
-        return out
-    q = encoder.encode_query(query)
-    for t in threads:
-        mat = sentence_matrix(t, sentences_of, encoder, key)
-        if mat is None:
-            out[t] = 0.0
-            continue
-        sims = sorted((float(v) for v in mat @ q), reverse=True)[:k]
-        out[t] = max(0.0, sum(sims) / len(sims))
-    return out
-
-
 _HEAD_CACHE: dict[tuple, str] = {}
 
 
@@ -135,33 +117,6 @@ def _headline(thread: str, headline_of: Callable[[str], str], key: tuple) -> str
         with _LOCK:
             _HEAD_CACHE[ck] = hit
     return hit
-
-
-@dataclass(frozen=True)
-class SweepWeights:
-    """The weights of a thread's sweep score (``xl_sweep``): chosen by leave-one-round-out over the
-    Chinese development rounds 1-11 (session 12; the answering thread ranked first in 37 of 72
-    held-out topics against 26 by main's thread relevance), the same in 10 of 11 folds."""
-
-    headline: float = 0.5  # cosine of the query to the headline
-    best3: float = 1.0  # mean of the 3 highest cosines of the query to the thread's sentences
-    retrieval: float = 0.25  # the thread's best retrieval score (0 when retrieval missed it)
-    length: float = 0.02  # x ln(1 + sentences): a long busy thread has some sentence near any query
-
-
-SWEEP_WEIGHTS = SweepWeights()
-
-ENCODER_SWEEP_WEIGHTS = {"usem3": SWEEP_WEIGHTS,
-                         "e5-small": SweepWeights(headline=1.0, best3=0.5, retrieval=0.25, length=0.04)}
-"""The sweep's weights per multilingual encoder (``xl_sweep_encoder``): each encoder's cosines have their own
-spread. e5-small's (centred) were chosen by ``scripts/sweep_weights.py`` over Chinese rounds 1-15
-(session 13; the same in 14 of 15 held-out folds; answering thread first in 52 of 104 held-out topics,
-USE 46)."""
-
-
-def sweep_weights_for(encoder: str | None) -> SweepWeights:
-    """The sweep's weights for the encoder named ``encoder`` (USE's for one without its own)."""
-    return ENCODER_SWEEP_WEIGHTS.get(encoder or "", SWEEP_WEIGHTS)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ QUESTION = re.compile(r"[?؟？]")
 # A question mark that closes a question: right after a word (no space before it) and before the end, a
 # space, a quote or bracket, or more punctuation. A "?" inside a URL ("story?id=7"), between
 # letters ("Asia?s") or standing alone (" ? ") is a character lost in a pasted article's encoding (an
-# apostrophe, a dash) or a query string, not a question (round 13, docs/system.md).
+# apostrophe, a dash) or a query string, not a question (docs/system.md).
 ASKING = re.compile(r"(?<=[^\s?])\?+(?=$|[\s\"'\u201d\u2019()\[\]\u00bb.!,;:])|[؟？]")
 
 
@@ -51,17 +51,12 @@ def thread_roles(thread, sentences: Iterable[Sentence], strict: bool = False) ->
     return ThreadRoles(first.id, first.author, asks)
 
 
-def role_weight(thread, post_id: str, roles: ThreadRoles, opening: float, asker: float,
-                report: float = 1.0) -> float:
+def role_weight(thread, post_id: str, roles: ThreadRoles, opening: float, asker: float) -> float:
     """``opening`` for the opening post of a thread that asks, ``asker`` for later posts by the
-    asker, 1.0 for replies by anybody else. A thread that opens without a question reports or
-    announces something: its opening post weighs ``report`` (1.0, the default: evidence like any
-    other; below 1, the writer's own story or the article that starts a debate, which replies
-    explain), its author's later posts 1.0."""
-    if roles.opening is None:
+    asker, 1.0 for replies by anybody else and for every post of a thread that opens without a
+    question (a report or an announcement: its opening post is evidence like any other)."""
+    if roles.opening is None or not roles.asks:
         return 1.0
-    if not roles.asks:
-        return report if post_id == roles.opening else 1.0
     if post_id == roles.opening:
         return opening
     if roles.asker:

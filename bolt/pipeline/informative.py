@@ -20,13 +20,6 @@ for one board's phrases, give each sentence a prior in (0, 1] that multiplies it
   only, allowed, required), a condition (if, unless, as long as), a cause (because, since), or an
   instruction (second-person advice, an imperative verb at the start, a menu path ``A > B``).
 
-- *a reported outcome or recommendation* (with ``reported=True``; off by default, docs/system.md
-  round 4): an outcome or recommendation verb ("recommended", "helped", "worked well", "went up",
-  "fixed it") followed by a concrete object of two or more words, or a change that is itself the
-  result ("views went way up", "sales doubled"), counts as one specific mark, so
-  "The vet recommended a glucosamine supplement." is not ranked as personal history while
-  "I have been selling for years." still is.
-
 Arabic and Chinese sentences get the neutral prior (1.0) except for laughter and rant marks:
 the lexical rules are English.
 """
@@ -67,16 +60,6 @@ use wait watch write always
 """.split())
 # "Yes, you can." / "No, Half doesn't take PayPal.": a yes or no followed by a clause answers.
 ANSWER_START = re.compile(r"^(?:yes|yep|yeah|no|nope)\b\s*[,.:;!\-]+\s*(?=\S)", re.IGNORECASE)
-# A reported outcome or recommendation: the verb, then at least two words of what came of it.
-REPORTED = re.compile(
-    r"\b(?:recommend(?:ed|s)?|suggest(?:ed|s)|advised|prescribed|helped|worked\s+(?:well|great|fine)|"
-    r"cured|improved|turned\s+out|ended\s+up)\b\W*[^\W_]+\W+[^\W_]+|"
-    # "fixed it", "solved the problem" (not the adjective of "a fixed price")
-    r"\b(?:fixed|solved|resolved)\s+(?:it|this|that|them|the|my|our|his|her|their|everything)\b|"
-    # a change that is itself the result needs no object: "views went way up", "sales doubled"
-    r"\b(?:went\s+(?:way\s+)?(?:up|down)|increased|decreased|doubled|tripled|"
-    r"dropped(?!\s+(?:in|by|off|out))|paid\s+off|"
-    r"made\s+a\s+(?:big\s+|huge\s+)?difference)\b", re.IGNORECASE)
 MENU_PATH = re.compile(r"\w\s*(?:>|->|→|»)\s*\w")
 SHOUT = re.compile(r"\b[A-Z]{3,}\b")
 URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
@@ -107,11 +90,9 @@ def subject_words(query: str) -> frozenset[str]:
     return frozenset(w.lower() for w in WORD.findall(query))
 
 
-def informativeness(text: str, lang: str = "eng", reported: bool = False,
-                    subject: frozenset[str] = frozenset()) -> float:
+def informativeness(text: str, lang: str = "eng", subject: frozenset[str] = frozenset()) -> float:
     """A prior in (0, 1]: 1 for a sentence that states something specific, lower for chatter.
 
-    ``reported``: a reported outcome or recommendation counts as a specific mark (round 4).
     ``subject``: the query's words (:func:`subject_words`); laughter or capitals that are one of them
     are the subject, not chatter ("When you see LOL it means laughing out loud" answers "what does
     LOL mean?"; "BUMP" in capitals is the word asked about, not shouting). A leading formula is
@@ -167,7 +148,6 @@ def informativeness(text: str, lang: str = "eng", reported: bool = False,
         bool(ADVICE.search(rest)),
         bool(rest_words) and rest_words[0].lower() in IMPERATIVE,
         bool(MENU_PATH.search(rest)),
-        reported and bool(REPORTED.search(rest)),
     ))
     if specific == 0:
         prior *= 0.45 if FIRST_PERSON_START.match(rest) else 0.6

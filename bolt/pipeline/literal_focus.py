@@ -1,4 +1,4 @@
-"""Literal evidence for the language of the answer (``lang_anchor``, issue 29 round 15).
+"""Literal evidence for the language of the answer (``lang_anchor``).
 
 Some query tokens pass unchanged across scripts: numbers that are not years (tickers such as
 6415 or 0050) and Latin acronyms or product names written in capitals (ETF, VTI, QQQM). When

@@ -1,8 +1,8 @@
-"""A learned sentence ranker for ``main`` (issue 24): which candidate sentence states a facet.
+"""A learned sentence ranker for ``main``: which candidate sentence states a facet.
 
 Hand-set priors multiply a handful of scores; a logistic regression over the same evidence (and a
 few forum cues the priors do not read) learns how much each one is worth from careful judgments
-of bullets on real forum threads (``scripts/train_ranker.py``; docs/system.md, round 10). The
+of bullets on real forum threads (``scripts/train_ranker.py``; docs/system.md). The
 model is a small JSON file of standardisation constants and coefficients, read with numpy only,
 so running it needs neither scikit-learn nor pickles. Its probability replaces the English score,
 and its *stopping rule* (``stop``: keep sentences with probability >= stop, ``stop_rel``: and >=
@@ -30,7 +30,7 @@ from typing import Any, Mapping, Sequence
 from bolt.pipeline.informative import FIRST_PERSON_START, NUMBER, URL, WORD
 from indexing.models.logistic import load_model_json, shipped_model
 
-DEFAULT_MODEL = Path(shipped_model(__package__, "ranker_model.json"))
+DEFAULT_MODEL = Path(shipped_model(__package__, "ranker_model_rerank.json"))
 
 # The writer's own plans and wishes: first person + an intention verb, or "if it were me".
 PLAN_WISH = re.compile(
@@ -73,13 +73,6 @@ def addressed_to_member(text: str, members: frozenset[str]) -> bool:
     if any(w in members for w in words[:5]):
         return True
     return any(m.group(1) in members for m in re.finditer(r"([\w.\-]{3,})\s*,", low))
-
-
-def off_question(text: str, members: frozenset[str] = frozenset()) -> bool:
-    """Whether a sentence speaks of the writer's plans or wishes, of the discussion itself, or to
-    a member of the thread: the cues the hand prior ``cue_weight`` (docs/system.md, round 11)
-    lowers."""
-    return bool(PLAN_WISH.search(text) or META.search(text)) or addressed_to_member(text, members)
 
 
 def forum_cues(text: str, members: frozenset[str] = frozenset()) -> dict[str, float]:
@@ -149,8 +142,8 @@ class RankerModel:
     stop: float = 0.0
     stop_rel: float = 0.0
     meta: dict | None = None
-    #: None: the probability replaces main's English score (rounds 10, 10b); a number: main's score
-    #: is multiplied by (probability / the topic's best) ** alpha and main's own cuts stay (round 14)
+    #: None: the probability replaces main's English score; a number: main's score is multiplied by
+    #: (probability / the topic's best) ** alpha and main's own cuts stay (the shipped 'rerank')
     alpha: float | None = None
 
     def probabilities(self, rows: Sequence[Sequence[float]]) -> list[float]:
@@ -177,7 +170,7 @@ class RankerModel:
 
 def blend(scores: Sequence[float], probs: Sequence[float], alpha: float, cut: float = 0.0,
           best: float | None = None) -> list[float]:
-    """Round 14's reranking: each score times (probability / the best probability) ** ``alpha``, and
+    """Reranking: each score times (probability / the best probability) ** ``alpha``, and
     0 for a sentence whose probability is below ``cut`` (the stopping rule; 0: none). ``alpha`` 0
     and ``cut`` 0 give the scores back; the sentence of the best probability keeps its score.
     ``best``: the topic's best probability when ``probs`` are only some of its sentences."""
@@ -188,7 +181,7 @@ def blend(scores: Sequence[float], probs: Sequence[float], alpha: float, cut: fl
 
 
 def reorder(top: float, low: float, probs: Sequence[float]) -> list[float]:
-    """Round 14's count-keeping reranking: the sentences that passed main's cuts (best score ``top``,
+    """Count-keeping reranking (``ranker_reorder``): the sentences that passed main's cuts (best score ``top``,
     the strictest cut ``low``) get new scores from ``low`` (probability 0) up to ``top`` (the best
     probability among them), in the order of their probabilities, so they all still pass, the best
     score and so every cut stay, and the bullets main would write are the same many."""
@@ -199,14 +192,9 @@ def reorder(top: float, low: float, probs: Sequence[float]) -> list[float]:
 
 
 def model_path(spec: str) -> Path:
-    """``"default"`` (round 10's model, eBay only), the name of another model shipped in the package
-    (``"forums"``: ``ranker_model_forums.json``, round 10b, eBay and seven other boards; round 14's
-    rerankers ``"rerank"`` and ``"stopping"``, eBay and tac2013 rounds A-F), or a path."""
-    if spec == "default":
-        return DEFAULT_MODEL
-    if spec.isidentifier() and (shipped := DEFAULT_MODEL.with_name(f"ranker_model_{spec}.json")).is_file():
-        return shipped
-    return Path(spec)
+    """``"rerank"`` (the model shipped in the package, ``ranker_model_rerank.json``) or a path to a
+    model JSON written by ``scripts/train_ranker.py``."""
+    return DEFAULT_MODEL if spec == "rerank" else Path(spec)
 
 
 def load_model(spec: str) -> RankerModel:
@@ -219,7 +207,7 @@ def _load(path: str) -> RankerModel:
     """Read once per path: ``main`` asks for the model on every topic."""
     return load_model_json(path, _parse, what="ranker model",
                            hint="give main(ranker=...) a model JSON written by scripts/train_ranker.py, "
-                                "or 'default'")
+                                "or 'rerank'")
 
 
 def _parse(d: Mapping[str, Any]) -> RankerModel:

@@ -2,7 +2,7 @@
 
 Shared stages: query plan (translation), per-language passage retrieval (with cross-language
 feedback), thread and sentence caches, per-stage timings. One class per system uses them:
-:class:`bolt.pipeline.main_system.MainSystem` (``main``, the baseline to beat) and the references
+:class:`bolt.pipeline.main.MainSystem` (``main``, the baseline to beat) and the references
 :class:`bolt.pipeline.reference_systems.LeadSystem` (``lead``) and
 :class:`bolt.pipeline.reference_systems.Bm25SentencesSystem` (``bm25-sentences``).
 """
@@ -23,7 +23,7 @@ from bolt.pipeline.text import length_estimate
 from bolt.pipeline.translate import QueryPlan, plan_query, with_feedback
 
 LANG_ORDER = ("eng", "arz", "cmn")
-#: The system classes by name, filled in by ``main_system`` and ``reference_systems`` when they are
+#: The system classes by name, filled in by ``bolt.pipeline.main`` and ``reference_systems`` when they are
 #: imported (``bolt.pipeline`` imports both), so this module never imports them back.
 SYSTEM_CLASSES: dict[str, type] = {}
 
@@ -111,7 +111,6 @@ class Distiller:
             main = self.config.name == "main"  # the references keep the lexicons' translation alone
             return plan_query(query, self.langs, translate=self.config.translate,
                               names=self.name_guessers() if main else None,
-                              cmn_latin_weight=self.config.cmn_latin_weight if main else 1,
                               cmn_names=main and self.config.cmn_names)
 
     def name_guessers(self) -> dict:

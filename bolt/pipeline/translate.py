@@ -59,15 +59,13 @@ class QueryPlan:
 
 def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), translate: bool = True,
                names: Mapping[str, Callable[[str], tuple[str, ...]]] | None = None,
-               cmn_latin_weight: int = 1, cmn_names: bool = False) -> QueryPlan:
+               cmn_names: bool = False) -> QueryPlan:
     """Concepts and per-language query strings; without ``translate`` every language gets the English query.
 
     ``names``: per language, a guesser of the collection's words for a word the lexicon does not
     know (``bolt.pipeline.transliterate.ArabicNames.forms``); its forms join the concept, marked as
-    guessed, and the Latin spelling is still sent. ``cmn_latin_weight``: how many times the Chinese
-    query sends a Latin-script word of the query (a name, ticker or acronym: ``TSMC``, ``QQQ``).
-    With ``cmn_names`` the Chinese names list (:func:`name_matches`) gives the Chinese forms of the
-    names the query writes: a name of several words replaces its words' CC-CEDICT translations
+    guessed, and the Latin spelling is still sent. With ``cmn_names`` the Chinese names list
+    (:func:`name_matches`) gives the Chinese forms of the names the query writes: a name of several words replaces its words' CC-CEDICT translations
     (each of its words carries the name's forms, the query sends them once); a one-word name's
     forms come before the word's own translations (capitals cannot tell the card in "Visa fees"
     from the permit, nor "Shell" the company from a shell).
@@ -111,8 +109,7 @@ def plan_query(query: str, langs: tuple[str, ...] = ("eng", "arz", "cmn"), trans
             if c.word.isdigit() or is_name_like(c.word) or (
                     (not c.forms_in(lang) or lang in c.guessed) and c.word[:1].isupper()):
                 # names, models and numbers are often kept in Latin script
-                latin = lang == "cmn" and c.word.isascii() and c.word[:1].isalpha()
-                parts.extend([c.word] * (cmn_latin_weight if latin else 1))
+                parts.append(c.word)
             if lang == "cmn" and c.word.isdigit():
                 parts.extend(_chinese_number(c.word))
         queries.append((lang, " ".join(parts)))

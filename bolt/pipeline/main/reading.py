@@ -1,0 +1,77 @@
+"""What every stage of ``main`` reads besides its input records: a thread's text, the encoders,
+the candidate threads' languages and best retrieval scores.
+
+Each function takes the :class:`bolt.pipeline.systems.Distiller` (the index, the thread store, the
+settings) so the stages stay functions of their inputs; encoders are loaded once per process.
+"""
+from __future__ import annotations
+
+from bolt.pipeline.candidates import CandidatePost
+from bolt.pipeline.systems import Distiller
+
+
+def is_embedded(lang: str) -> bool:
+    """Whether sentences and threads of ``lang`` are scored with the embedding model (English)."""
+    return lang == "eng"
+
+
+def embedder(d: Distiller):
+    """The sentence-transformers model of ``model`` (English sentences and threads)."""
+    from indexing.models.embedding import get_embedder
+
+    return get_embedder(d.config.model)
+
+
+def xl_encoder(d: Distiller, name: str | None = None):
+    """The multilingual encoder ``name`` (default ``xl_encoder``), loaded once per process."""
+    from indexing.models.multilingual import get_encoder
+
+    return get_encoder(name or d.config.xl_encoder)
+
+
+def sentence_cache_key(d: Distiller, encoder: str | None = None) -> tuple:
+    """What per-process sentence vectors are kept by (store file, encoder: ``xl_encoder`` unless
+    named, clause settings); () for threads held in memory."""
+    from bolt.pipeline.dense import store_path
+
+    store = store_path(d.corpus)
+    return (store, encoder or d.config.xl_encoder, repr(d.config.clause_limits())) if store is not None else ()
+
+
+def thread_text(d: Distiller, thread_id: str, lang: str) -> str:
+    """Headline plus the opening post's first sentences: what the thread is about."""
+    th = d.thread(thread_id)
+    if th is None:
+        return ""
+    first = th.posts[0].id if th.posts else None
+    opening = [s.text for s in d.thread_sentences(thread_id, lang) if s.post == first][:3]
+    return " ".join([th.headline, *opening])[:400]
+
+
+def thread_candidates(d: Distiller, thread_id: str, lang: str, rank: int, score: float) -> list[CandidatePost]:
+    """Every post of a thread a second retriever found (``xl_dense``, ``xl_sweep``) as candidates:
+    ranks from ``rank`` on, ``score`` (0..1, relative to that retriever's best) as retrieval score."""
+    th = d.thread(thread_id)
+    return [CandidatePost(thread_id, post.id, lang, 0.0, rank + i, score)
+            for i, post in enumerate(th.posts if th is not None else ())]
+
+
+def best_per_thread(posts: list[CandidatePost]) -> tuple[dict[str, str], dict[str, float]]:
+    """Per candidate thread: its language (of its first post) and its best retrieval score; what
+    both thread relevances (English and cross-language) start from."""
+    langs: dict[str, str] = {}
+    best: dict[str, float] = {}
+    for p in posts:
+        langs.setdefault(p.thread, p.lang)
+        best[p.thread] = max(best.get(p.thread, 0.0), p.norm)
+    return langs, best
+
+
+def top_threads(langs: dict[str, str], best: dict[str, float], languages: list[str], n: int) -> list[str]:
+    """The ``n`` best-retrieved threads of each of ``languages`` (in that order; ties by thread id):
+    the threads worth the cost of an embedding."""
+    out: list[str] = []
+    for lang in languages:
+        mine = sorted((t for t, lg in langs.items() if lg == lang), key=lambda t: (-best[t], t))
+        out.extend(mine[:n])
+    return out
