@@ -117,8 +117,8 @@ def build_stats(topics: Sequence[Any], runs: Sequence[Any], judgments: Iterable[
     """Per-topic statistics of every run on every topic: each response reduced by the reducers of
     ``metrics`` (default: every registered metric).
 
-    ``topics`` are ``bolt.topics.Topic`` records; ``runs`` are ``bolt.submission.Run`` records (only
-    ``run_id`` and ``results[number].bullets[k].text`` are read); ``votes`` is ``bolt.topics.read_votes``'
+    ``topics`` are ``bolt.formats.topics.Topic`` records; ``runs`` are ``bolt.formats.submission.Run`` records (only
+    ``run_id`` and ``results[number].bullets[k].text`` are read); ``votes`` is ``bolt.formats.topics.read_votes``'
     mapping; ``unit_of`` resolves a nugget citation's post id from the corpus.
     """
     reducers = reducers_of(metrics if metrics is not None else metrics_base.REGISTRY.prototypes((metrics_base.SCORE,)))
@@ -166,7 +166,7 @@ def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | Non
                  known: set[str] | None = None, unit_of: UnitResolver | None = None) -> tuple[list[BulletFacts], int]:
     """The facts of a response's bullets in order, and how many unknown facet ids were dropped.
 
-    ``bullets`` are ``bolt.submission.Bullet`` records (``text``, ``sources``), numbered from 1;
+    ``bullets`` are ``bolt.formats.submission.Bullet`` records (``text``, ``sources``), numbered from 1;
     ``judged(k)`` is bullet ``k``'s judgment or None; ``known`` the topic's facet ids (None: all).
     A bullet counts when one of its sources supports it (docs/metrics.md); an unjudged bullet is
     irrelevant with unsupported sources.
@@ -521,7 +521,7 @@ def score(runs: Sequence[Any], topics: Any, judgments: Sequence[Any], *, beta: f
           only: Sequence[Metric | str] | None = None) -> ScoreReport:
     """Score runs from judgments: the library form of ``bolt score`` (same settings, same report).
 
-    ``runs``: submission paths or ``bolt.submission.Run`` records; ``topics``: a topics path or
+    ``runs``: submission paths or ``bolt.formats.submission.Run`` records; ``topics``: a topics path or
     ``Topic`` records; ``judgments``: judgments paths or ``JudgmentSet`` records. Files are hashed
     into the settings; records given directly are not (their ``sha256`` settings are None).
     ``also`` adds metrics (objects or reprs): ``also=["nugget_F(beta=5)"]`` reports both F's;

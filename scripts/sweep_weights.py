@@ -54,7 +54,7 @@ def collect(args) -> list[dict]:
     from bolt.pipeline.main_system import best_per_thread
     from bolt.pipeline.run import make_distiller
     from bolt.pipeline.systems import SYSTEM_CLASSES
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
 
     cfg = parse_config(args.system)
     d = make_distiller(args.index, cfg)

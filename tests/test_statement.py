@@ -207,7 +207,7 @@ def test_forum_pairs_from_careful_judgments():
 
     root = Path(__file__).resolve().parents[1]
     topics, judged = root / "topics/sample.xml", root / "tests/data/careful/sample.judgments.jsonl"
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from evaluation.matching.text import script_lang
 
     n_facets = {t.topic_id: len(t.facets) for t in read_topics(topics)}

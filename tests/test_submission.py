@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bolt import submission
-from bolt.problems import ProblemsError
-from bolt.submission import Bullet, Result, Source, iter_results, read_run, write_run
-from bolt.validate import validate_runs
+from bolt.formats import submission
+from indexing.problems import ProblemsError
+from bolt.formats.submission import Bullet, Result, Source, iter_results, read_run, write_run
+from bolt.formats.validate import validate_runs
 
 DATA = Path(__file__).parent / "data"
 TOPICS = DATA / "validate_topics.xml"

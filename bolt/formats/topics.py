@@ -10,7 +10,7 @@ at, or at most three words before, the nugget text inside a ``<post>``. ``check_
 them against a corpus and suggests the nearest exact offset when one is wrong.
 
 Jobs beside this module, re-exported from it: the nugget citation checks against a collection
-(``bolt.topic_corpus``) and the votes file for nugget pyramids (``bolt.votes``, ``read_votes``;
+(``bolt.formats.topic_corpus``) and the votes file for nugget pyramids (``bolt.formats.votes``, ``read_votes``;
 documented in ``docs/topics.md``).
 """
 from __future__ import annotations

@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _generate(args, workdir: Path):
-    """Topics (bolt.topics records), runs (bolt.submission records) and a judgments file."""
+    """Topics (bolt.formats.topics records), runs (bolt.formats.submission records) and a judgments file."""
     from bolt.formats.submission import Bullet, Result, Run, Source
     from bolt.formats.topics import Facet, Nugget, Topic, TopicProperties
     from evaluation.judgments import JudgedSource, Judgment, write_judgments
