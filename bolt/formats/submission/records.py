@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from bolt.formats.submission.header import RunHeader
 from indexing.aliases import old_name
 
 
@@ -49,11 +50,13 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """A whole submission; ``results`` keeps the file's order (first occurrence of each topic)."""
+    """A whole submission; ``results`` keeps the file's order (first occurrence of each topic);
+    ``header`` says what wrote it (not compared: the same results are the same run)."""
 
     run_id: str
     path: str
     results: dict[str, Result]
+    header: RunHeader = field(default=RunHeader(), compare=False)
 
     def __iter__(self) -> Iterator[Result]:
         return iter(self.results.values())
