@@ -15,7 +15,6 @@ documented in ``docs/topics.md``).
 """
 from __future__ import annotations
 
-from indexing.aliases import old_name
 from indexing.atomic import atomic_write_text
 
 import dataclasses
@@ -107,7 +106,6 @@ class TopicProperties:
                 and self.multiple_threads is None)
 
 
-@old_name("number", "topic_id")  # read-only, for scripts written before the rename
 @dataclass(frozen=True, slots=True)
 class Topic:
     """One topic: what systems see (its id, ``query``) and what assessors keep.

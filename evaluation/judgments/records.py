@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from indexing.aliases import old_name
 
 META_KEY = "_meta"
 REQUIRED_KEYS = ("topic", "run", "bullet", "assessor", "facets", "words", "responsive_words", "sources")
@@ -38,12 +37,11 @@ class JudgedSource:
         return d
 
 
-@old_name("topic", "topic_id")
 @dataclass(frozen=True, slots=True)
 class Judgment:
     """The assessment of one bullet: facets it addresses (``M_k``), its words, struck words, sources.
 
-    ``topic_id`` is the JSON key ``topic`` (SPEC §5); ``topic`` is its read-only old name.
+    ``topic_id`` is the JSON key ``topic`` (SPEC §5).
 
     ``bullet`` is the 1-based position in submission order. ``extra`` keeps every other key
     (``chars``, ``responsive_chars``, ``evidence``, ``notes``, ...) verbatim; metrics ignore it.

@@ -10,10 +10,8 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from bolt.formats.submission.header import RunHeader
-from indexing.aliases import old_name
 
 
-@old_name("post", "thread")  # read-only, for scripts written before the rename
 @dataclass(frozen=True, slots=True)
 class Source:
     """A citation: a thread id and a raw code-point offset into that thread's XML (SPEC §2).
@@ -37,7 +35,6 @@ class Bullet:
     line: int = field(default=0, compare=False)
 
 
-@old_name("number", "topic_id")  # read-only, for scripts written before the rename
 @dataclass(frozen=True, slots=True)
 class Result:
     """A system's response to one topic: the bullets in submission order. ``topic_id`` is the file's
