@@ -114,11 +114,12 @@ def model_fields(cfg) -> list[tuple[str, str]]:
     s = flat_settings(cfg.settings())
     out: list[tuple[str, str]] = []
     if cfg.name == "main":
+        from indexing.errors import RuntimeUnavailable
         from indexing.models import embedding
 
         try:
             ident = embedding.model_id(s.get("model"))
-        except Exception:  # the model is not installed: the run will say so; the signature names it
+        except RuntimeUnavailable:  # the model is not installed: the run will say so; the signature names it
             ident = str(s.get("model") or embedding.DEFAULT_MODEL)
         out.append(("embed", f"{ident}#{files_hash(embedding.weight_files(s.get('model')))}"))
         xl = s.get("xl_encoder")

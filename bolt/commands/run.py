@@ -48,10 +48,10 @@ def config_from_args(args: argparse.Namespace):
 
 def print_config(args: argparse.Namespace) -> int:
     """The signature line, then one ``key = value`` line per setting (defaults included)."""
-    from bolt.provenance import system_signature
+    from bolt import api
 
     cfg = config_from_args(args)
-    print(f"signature: {system_signature(cfg)}")
+    print(f"signature: {api.signature(cfg)}")
     for key, value in cfg.settings().items():
         print(f"{key} = {value!r}")
     return SUCCESS
