@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterator, Mapping
+from typing import Iterator
 from urllib.parse import unquote
 
 _KEY = re.compile(r"[a-z][a-z0-9.-]*\Z")
@@ -97,7 +97,3 @@ class Signature:
             ident, sep, digest = v.rpartition("#")
             out[k] = {"id": ident, "sha256": digest} if sep and re.fullmatch(r"[0-9a-f]{12,64}|unknown", digest) else v
         return out
-
-    @classmethod
-    def from_mapping(cls, fields: Mapping[str, str]) -> "Signature":
-        return cls(tuple(fields.items()))
