@@ -541,7 +541,7 @@ def render_report(*, topics: Sequence, runs: Sequence, judgments: Iterable, scor
                   context_chars: int = CONTEXT_CHARS) -> str:
     """The whole report as one HTML string (no file access except through ``corpus``).
 
-    ``topics``: ``bolt.topics.Topic`` records (with facets); ``runs``: ``bolt.submission.Run``
+    ``topics``: ``bolt.formats.topics.Topic`` records (with facets); ``runs``: ``bolt.formats.submission.Run``
     records; ``judgments``: ``evaluation.judgments.Judgment`` records; ``scores``: the score report
     (``evaluation.results.ScoreReport``, or the ``bolt score --json`` document it reads); ``compare``: the ``bolt compare --json`` document (optional); ``corpus``:
     anything with ``.get(thread_id) -> Thread`` to quote cited posts; ``files``: label -> path of

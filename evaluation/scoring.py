@@ -126,8 +126,8 @@ def build_stats(topics: Sequence[Any], runs: Sequence[Any], judgments: Iterable[
     """Per-topic statistics of every run on every topic: each response reduced by the reducers of
     ``metrics`` (default: every registered metric).
 
-    ``topics`` are ``bolt.topics.Topic`` records; ``runs`` are ``bolt.submission.Run`` records (only
-    ``run_id`` and ``results[number].bullets[k].text`` are read); ``votes`` is ``bolt.topics.read_votes``'
+    ``topics`` are ``bolt.formats.topics.Topic`` records; ``runs`` are ``bolt.formats.submission.Run`` records (only
+    ``run_id`` and ``results[number].bullets[k].text`` are read); ``votes`` is ``bolt.formats.topics.read_votes``'
     mapping; ``unit_of`` resolves a nugget citation's post id from the corpus.
     """
     metrics = list(metrics if metrics is not None else metrics_base.REGISTRY.prototypes((metrics_base.SCORE,)))
@@ -219,7 +219,7 @@ def bullet_facts(bullets: Sequence[Any], judged: Callable[[int], "Judgment | Non
                  word_counts: list[tuple[int, int, int]] | None = None) -> tuple[list[BulletFacts], int]:
     """The facts of a response's bullets in order, and how many unknown facet ids were dropped.
 
-    ``bullets`` are ``bolt.submission.Bullet`` records (``text``, ``sources``), numbered from 1;
+    ``bullets`` are ``bolt.formats.submission.Bullet`` records (``text``, ``sources``), numbered from 1;
     ``judged(k)`` is bullet ``k``'s judgment or None; ``known`` the topic's facet ids (None: all).
     A bullet counts when one of its sources supports it (docs/metrics.md); an unjudged bullet is
     irrelevant with unsupported sources. ``W_k`` is the word count of the bullet's text

@@ -2,8 +2,8 @@
 
 Parsers and validators collect every problem of a file before failing, so a user fixes a file in
 one pass. ``Problem.format()`` gives the one-line form the CLI prints. Each format declares its
-rules once, in one :class:`RuleCatalogue` (``bolt.submission.RULES``, ``bolt.topic_rules.RULES``,
-``bolt.votes.RULES``, ``evaluation.judgments.RULES``); a fault that two formats share has one name.
+rules once, in one :class:`RuleCatalogue` (``bolt.formats.submission.RULES``, ``bolt.formats.topic_rules.RULES``,
+``bolt.formats.votes.RULES``, ``evaluation.judgments.RULES``); a fault that two formats share has one name.
 """
 from __future__ import annotations
 

@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent / "benchmarks"
+REPO = HERE.parents[1]
+if str(REPO) not in sys.path:  # the benchmarks import this checkout and its fitting/ folder (not installed)
+    sys.path.insert(0, str(REPO))
 
 
 def main() -> int:

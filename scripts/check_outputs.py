@@ -17,8 +17,8 @@ judgments carried to these runs by bullet text (``scripts/carry_judgments.py``).
 ``../shared/real-samples``; a set whose files are absent is skipped and says so).
 
 ``compare`` reads both folders and reports every file that differs. The parts that name what
-wrote a file are left out of the comparison: the run's header (``<run>``'s attributes and its
-settings), the judgments' header line, and the score signature; every bullet, citation, judgment
+wrote a file are left out of the comparison: the run's header (``<run>``'s attributes, its
+settings and signature, and the header comments that hold them), the judgments' header line, and the score signature; every bullet, citation, judgment
 line and figure must be the same byte for byte. Exit status 0 when nothing differs, 1 otherwise.
 """
 from __future__ import annotations
@@ -108,7 +108,7 @@ def record(repo: Path, out: Path, names: list[str], python: str) -> int:
 
 
 _RUN_HEAD = re.compile(r"<run\b[^>]*>")
-_SETTINGS = re.compile(r"<(settings|signature|provenance)\b.*?</\1>", re.S)
+_SETTINGS = re.compile(r"<(settings|signature|provenance)\b.*?</\1>|<!-- (system|settings|signature): .*? -->\n?", re.S)
 
 
 def _comparable(path: Path) -> str:

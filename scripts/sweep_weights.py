@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 GRID = {"headline": (0, 0.5, 1), "best3": (0, 0.5, 1, 2), "retrieval": (0, 0.25, 0.5, 1), "length": (0, 0.02, 0.04)}
-"""The weights searched (fixed before any held-out figure was seen; session 12)."""
+"""The weights searched (fixed before any held-out figure was seen)."""
 
 
 def score(parts, w: dict) -> float:
@@ -56,7 +56,7 @@ def collect(args) -> list[dict]:
     from bolt.pipeline.main.reading import best_per_thread, sentence_cache_key, xl_encoder
     from bolt.pipeline.main.threads import relevance_before_sweep
     from bolt.pipeline.run import make_distiller
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
 
     cfg = parse_config(args.system)
     d = make_distiller(args.index, cfg)

@@ -17,8 +17,8 @@ import urllib.request
 from pathlib import Path
 
 from bolt.data import sample_corpus_path
-from bolt.submission import Bullet, Result, Source, write_run
-from bolt.topics import read_topics
+from bolt.formats.submission import Bullet, Result, Source, write_run
+from bolt.formats.topics import read_topics
 
 REPO = Path(__file__).resolve().parents[1]
 TOPICS = REPO / "topics" / "sample.xml"

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.submission import read_run
-from bolt.topics import Facet, Topic
+from bolt.formats.submission import read_run
+from bolt.formats.topics import Facet, Topic
 from evaluation.agreement import binary_agreement, judgment_agreement, kappa_ci
 from evaluation.judgments import JudgedSource, Judgment, read_judgments, write_judgments
 
@@ -122,7 +122,7 @@ def test_careful_sample_judgments_agree_with_bolt_assess(tmp_path, capsys):
     """The issue's acceptance check: R_n per system by ``bolt assess`` within 0.1 of the careful reading.
 
     The careful reading is carried to the demo's runs by bullet text (``scripts/carry_judgments.py``,
-    the keys of ``evaluation.workbench.reuse``), so a reordered bullet keeps its judgment; a bullet no
+    the keys of ``evaluation.judgments.reuse``), so a reordered bullet keeps its judgment; a bullet no
     person has read fails the test with the command that lists it, never a silent skip.
     """
     careful = read_judgments(CAREFUL)

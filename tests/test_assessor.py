@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bolt.submission import Bullet, Result, Run, Source
-from bolt.topics import Facet, Nugget, Topic
+from bolt.formats.submission import Bullet, Result, Run, Source
+from bolt.formats.topics import Facet, Nugget, Topic
 from evaluation.assessor import AssessorConfig, Assessor, assess_runs
 from evaluation.matching import lexical
 from evaluation.matching.text import count_chars, count_words, script_lang

@@ -47,8 +47,8 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.submission import read_run
-from bolt.topics import read_topics
+from bolt.formats.submission import read_run
+from bolt.formats.topics import read_topics
 from evaluation.convert.aquaint import export_pilot, import_pilot
 from evaluation.judgments import read_holistic, read_judgments
 

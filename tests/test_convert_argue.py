@@ -42,9 +42,9 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.problems import ProblemsError
-from bolt.submission import read_run
-from bolt.topics import read_topics
+from indexing.problems import ProblemsError
+from bolt.formats.submission import read_run
+from bolt.formats.topics import read_topics
 from evaluation.convert.argue import export_argue, import_argue, parse_aggregators
 from evaluation.judgments import read_judgments
 

@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.submission import read_run
-from bolt.topics import read_topics
+from bolt.formats.submission import read_run
+from bolt.formats.topics import read_topics
 from evaluation.convert.rag import export_rag, import_rag
 from evaluation.judgments import read_judgments
 

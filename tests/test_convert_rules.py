@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bolt.problems import ERROR, WARNING
+from indexing.problems import ERROR, WARNING
 from evaluation.convert.common import Problems
 from evaluation.convert.rules import RULES
 from evaluation.judgments import RULES as JUDGMENT_RULES

@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.submission import read_run
-from bolt.topics import read_topics
+from bolt.formats.submission import read_run
+from bolt.formats.topics import read_topics
 from evaluation.convert.rag import import_rag
 from evaluation.judgments import read_header
 

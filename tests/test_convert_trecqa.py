@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.submission import read_run
-from bolt.topics import read_topics, read_votes
+from bolt.formats.submission import read_run
+from bolt.formats.topics import read_topics, read_votes
 from evaluation.convert.trecqa import export_trecqa, import_trecqa
 from evaluation.judgments import read_judgments
 

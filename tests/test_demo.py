@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 import pytest
 
 from bolt.cli import main as bolt_main
-from bolt.exit_codes import INVALID, SUCCESS
+from indexing.exit_codes import INVALID, SUCCESS
 
 SYSTEMS = ("main", "lead", "bm25-sentences")
 METRICS = ("P_n", "R_n", "P_c", "R_c", "F_c", "F_GD", "ERR", "nugget_F", "pyramid_F")
@@ -116,7 +116,7 @@ def test_demo_writes_every_output(demo):
     compare = json.loads((work / "compare.json").read_text(encoding="utf-8"))
     assert compare["metric"] == "F_GD" and sorted(compare["rankings"]["F_GD"]) == sorted(SYSTEMS)
     # one judgment per bullet of the three runs (first line is the _meta header)
-    from bolt.submission import read_run
+    from bolt.formats.submission import read_run
 
     bullets = sum(len(r.bullets) for s in SYSTEMS for r in read_run(work / "runs" / f"{s}.xml").results.values())
     lines = (work / "judgments.jsonl").read_text(encoding="utf-8").splitlines()
@@ -164,7 +164,7 @@ def test_report_content(demo):
         assert block["mark"].strip() and block["mark"] in text, anchor
         assert "cited text unavailable" not in block["text"]
     # as many citation links as sources in the three runs
-    from bolt.submission import read_run
+    from bolt.formats.submission import read_run
 
     sources = sum(len(b.sources) for s in SYSTEMS for r in read_run(work / "runs" / f"{s}.xml").results.values()
                   for b in r.bullets)

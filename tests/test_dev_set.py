@@ -36,7 +36,7 @@ THREAD = ('<doc id="bolt-eng-DF-9-1-2">\n<headline>\nempty parcel\n</headline>\n
 
 
 def _run(path: Path, run_id: str, bullets: list[tuple[str, int]]) -> Path:
-    from bolt.submission import Bullet, Result, Source, write_run
+    from bolt.formats.submission import Bullet, Result, Source, write_run
 
     res = Result("9.001", tuple(Bullet(i, text, (Source("bolt-eng-DF-9-1-2", off),))
                                 for i, (text, off) in enumerate(bullets, 1)))
@@ -99,7 +99,7 @@ def test_dev_topics_validate_against_the_real_threads(real_samples):
 
 
 def test_dev_topics_are_split_into_tuning_and_held_out_groups():
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
 
     topics = read_topics(TOPICS)
     groups = _script("dev_scores").read_groups(GROUPS)
@@ -142,7 +142,7 @@ def test_main_answers_real_threads_from_the_thread_that_asks(real_samples, tmp_p
     holding the topic's nuggets (a real index and the real model), and no bullet is chatter."""
     from bolt.pipeline import Distiller, SystemConfig
     from bolt.pipeline.informative import informativeness
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from indexing.search import build_index, open_index
 
     build_index([real_samples / "bolt-eng-DF-215.xml"], tmp_path / "i", backend="bm25", progress=False)

@@ -254,7 +254,7 @@ def test_index_records_the_policy_and_the_faults(lenient_index):
 
 def test_run_then_validate_a_repaired_thread_under_the_same_policy(lenient_index, capsys):
     from bolt.cli import main
-    from bolt.submission import read_run
+    from bolt.formats.submission import read_run
 
     root = lenient_index
     out = root / "run.xml"

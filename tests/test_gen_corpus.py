@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bolt.topics import read_topics
+from bolt.formats.topics import read_topics
 from indexing.reader import iter_threads
 
 REPO = Path(__file__).resolve().parents[1]

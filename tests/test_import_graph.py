@@ -109,7 +109,7 @@ def test_no_import_cycle_in_the_toolkit():
 
 
 # The system's rooms: the evaluator may read formats from bolt, never the system it measures.
-SYSTEM = ("bolt.pipeline", "bolt.lexicon", "bolt.embedding", "bolt.multilingual")
+SYSTEM = ("bolt.pipeline", "bolt.lexicon", "bolt.provenance", "bolt.api")
 # The end-to-end demo runs the system and then judges it: a composition root like bolt/cli.py.
 COMPOSITION = {"evaluation.commands.demo"}
 

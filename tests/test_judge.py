@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.submission import Bullet, Result, Source, read_run, write_run
+from bolt.formats.submission import Bullet, Result, Source, read_run, write_run
 from evaluation.judgments import read_judgments
 from evaluation.matching.text import count_words
 from evaluation.workbench.pool import build_pool
-from evaluation.workbench.reuse import bullet_key, normalise_text, read_reusable
+from evaluation.judgments.reuse import bullet_key, normalise_text, read_reusable
 from evaluation.workbench.session import JudgingSession
 from indexing.corpus import open_corpus
 from indexing.errors import ToolkitError
@@ -498,7 +498,7 @@ def test_a_restart_keeps_the_token_kill_prints_the_summary_the_icon_is_served_an
     s.add_facet("1.002", "Another one.", "vital")
     updated = (tmp_path / "k.topics.xml").read_text(encoding="utf-8")
     assert "<!-- campaign 3: do not edit -->" in updated
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
 
     got = {t.topic_id: [f.desc for f in t.facets] for t in read_topics(tmp_path / "k.topics.xml")}
     want = {t.topic_id: [f.desc for f in t.facets] for t in read_topics(TOPICS)}

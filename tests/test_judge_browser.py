@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bolt.cli import main
-from bolt.topics import nugget_resolves, read_topics
+from bolt.formats.topics import nugget_resolves, read_topics
 from evaluation.judgments import read_judgments
 from evaluation.matching.text import count_words
 from indexing.corpus import open_corpus
@@ -166,10 +166,10 @@ def test_adjudicate_and_judge_one_cited_post_at_a_time_in_the_browser(browser, t
     """Two assessors' files, the adjudication page (only disagreements, take a side, context on demand),
     then the post-at-a-time view (graded support for every bullet citing a post); the page loads
     without a 404 (icon), the topic list stays pinned, and a new topic opens at its top."""
-    from bolt.submission import read_run
+    from bolt.formats.submission import read_run
     from evaluation.workbench.session import JudgingSession
 
-    from bolt.submission import Bullet, Result, Source, write_run
+    from bolt.formats.submission import Bullet, Result, Source, write_run
     from judge_support import nuggets
 
     runs = make_runs(tmp_path / "runs")

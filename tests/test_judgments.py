@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from bolt.problems import ProblemsError
+from indexing.problems import ProblemsError
 from evaluation.judgments import (JudgedSource, Judgment, file_sha256, iter_judgments, load_judgments,
                                   read_header, read_holistic, read_judgments, write_judgments)
 from indexing.errors import ToolkitError

@@ -7,8 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from bolt.submission import Bullet, Result, Run, Source
-from bolt.topics import Facet, Nugget, Topic, TopicProperties
+from bolt.formats.submission import Bullet, Result, Run, Source
+from bolt.formats.topics import Facet, Nugget, Topic, TopicProperties
 from evaluation import plots
 from evaluation.judgments import JudgedSource, Judgment
 from evaluation.report import citation_context, cite_id, metric_tau, newly_covered, render_report, write_report

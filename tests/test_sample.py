@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bolt.data import sample_corpus_path, topic_path
-from bolt.topics import check_topics, read_topics, read_votes
+from bolt.formats.topics import check_topics, read_topics, read_votes
 from indexing.reader import iter_threads
 
 REPO = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ import pytest
 
 from bolt.cli import main
 from bolt.data import sample_corpus_path
-from bolt.topics import read_topics
+from bolt.formats.topics import read_topics
 from evaluation.judgments import JudgedSource, Judgment, write_judgments
 from bolt.data import topic_path as topics_path
 

@@ -5,7 +5,7 @@ from typing import NamedTuple
 
 import pytest
 
-from bolt.topics import Facet, Nugget, Topic, TopicProperties
+from bolt.formats.topics import Facet, Nugget, Topic, TopicProperties
 from evaluation.judgments import HolisticJudgment, JudgedSource, Judgment, JudgmentSet
 from evaluation.metrics import ERR, F_GD, F_c, P_c, P_n, R_c, R_n, nugget_F, pyramid_F
 from evaluation.metrics.citation import reduce_citations
@@ -17,7 +17,7 @@ from evaluation.scoring import (build_stats, choose_metrics, condition_groups, c
 from indexing.errors import ToolkitError
 
 
-# Minimal records with the fields of bolt.submission the scorer reads.
+# Minimal records with the fields of bolt.formats.submission the scorer reads.
 class Source(NamedTuple):
     post: str
     offset: int

@@ -9,8 +9,8 @@ from typing import NamedTuple
 
 import pytest
 
-from bolt.problems import ProblemsError
-from bolt.topics import Facet, Nugget, Topic
+from indexing.problems import ProblemsError
+from bolt.formats.topics import Facet, Nugget, Topic
 from evaluation import judgments as J
 from evaluation.judgments import JudgedSource, Judgment, gc_paused, parse_judgment, read_judgments
 from evaluation.metrics import TopicStats

@@ -90,7 +90,7 @@ def test_folding_is_one_character_for_one_and_idempotent():
 
 def test_the_same_folding_wherever_chinese_is_compared():
     from bolt.lexicon import inverse_lexicon, lookup
-    from bolt.multilingual import normalise
+    from indexing.models.multilingual import normalise
     from bolt.pipeline.anchors import numbers_in
     from bolt.pipeline.backtranslate import gloss_bag
     from bolt.pipeline.text import char_ngrams, chinese_terms
@@ -126,7 +126,7 @@ def test_the_same_folding_wherever_chinese_is_compared():
 @pytest.fixture(scope="module", params=["lucene", "bm25"])
 def trad_index(request, tmp_path_factory):
     from bolt.cli import main
-    from bolt.exit_codes import SUCCESS
+    from indexing.exit_codes import SUCCESS
 
     d = tmp_path_factory.mktemp(f"trad-{request.param}")
     (d / "in").mkdir()

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from bolt.cli import main
-from bolt.exit_codes import INVALID, SUCCESS, USAGE
+from indexing.exit_codes import INVALID, SUCCESS, USAGE
 
 ENG = """<doc id="bolt-eng-DF-9-1-1">
 <headline>

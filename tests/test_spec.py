@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from bolt.pipeline.config import SystemConfig, parse_config
-from bolt.spec import parse_call
+from indexing.spec import parse_call
 from evaluation.assessor import AssessorConfig
 from evaluation.metrics import parse_metric
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from evaluation.matching import pairlabels as pl
+from fitting import pairfit as pf
 from evaluation.matching.statement import (FEATURES, Idf, Reference, StatementModel, clauses, features,
                                           load_model)
 from indexing.errors import ToolkitError
@@ -151,14 +152,14 @@ def test_common_unit_label_layout(tmp_path):
 
 def test_folds_leave_one_topic_out_and_tuned_overlap_uses_training_topics_only():
     groups = ["1", "1", "2", "2", "3"]
-    assert [(g, te) for g, _, te in pl.folds(groups)] == [("1", [0, 1]), ("2", [2, 3]), ("3", [4])]
+    assert [(g, te) for g, _, te in pf.folds(groups)] == [("1", [0, 1]), ("2", [2, 3]), ("3", [4])]
     # Topics 1-2 are separated by any threshold in (0.2, 0.8]; ties go to the highest grid value, 0.8.
     # Topic 3's only pair (coverage 0.85, labelled no) is held out, so the rule gets it wrong.
     feats = [{"coverage": c} for c in (0.9, 0.1, 0.8, 0.2, 0.85)]
     data = pl.PairData([pl.PairLabel(str(i), f"{g}_1", y, "p", "s") for i, (g, y) in
                         enumerate(zip(groups, (True, False, True, False, False)))], feats, [True] * 5)
-    assert pl.rule_tuned_overlap(data, [0, 1, 2, 3], [4]) == [True]  # threshold from topics 1-2: wrong on 3
-    res = pl.loto(data, {"old": pl.rule_old_defaults, "tuned": pl.rule_tuned_overlap}, against="old")
+    assert pf.rule_tuned_overlap(data, [0, 1, 2, 3], [4]) == [True]  # threshold from topics 1-2: wrong on 3
+    res = pf.loto(data, {"old": pf.rule_old_defaults, "tuned": pf.rule_tuned_overlap}, against="old")
     assert res["old"]["pooled"]["accuracy"] == pytest.approx(2 / 5)
     # "old" says yes to all five. Held out, the tuned rule says [yes, no, no, no, yes]: topic 1's fold
     # learns 0.8 from topics 2-3 (right on 0.9 and 0.1), topic 2's learns 0.9 from topics 1 and 3 (so
@@ -166,9 +167,9 @@ def test_folds_leave_one_topic_out_and_tuned_overlap_uses_training_topics_only()
     # (right) and 2 (wrong): two better, one worse; the sign test's p is 1.0
     assert res["tuned"]["vs_old"]["all"] == {"better": 2, "worse": 1, "sign_test_p": 1.0}
     # the sign test by hand: 2 better, 0 worse -> p = 2 * 0.5**2 = 0.5; 1 and 1 -> 1.0
-    assert pl.paired([True, False], {0: False, 1: False}, {0: True, 1: True}, ["a", "b"])["all"] == {
+    assert pf.paired([True, False], {0: False, 1: False}, {0: True, 1: True}, ["a", "b"])["all"] == {
         "better": 1, "worse": 1, "sign_test_p": 1.0}
-    assert pl.paired([False, False], {0: False, 1: False}, {0: True, 1: True}, ["a", "b"])["all"] == {
+    assert pf.paired([False, False], {0: False, 1: False}, {0: True, 1: True}, ["a", "b"])["all"] == {
         "better": 2, "worse": 0, "sign_test_p": 0.5}
 
 
@@ -179,8 +180,8 @@ def test_development_pairs_harness_runs_held_out(tmp_path):
     pairs = pl.read_pairs(DEV_PAIRS)
     assert len(pairs) == 386 and len({p.group for p in pairs}) == 6
     data = pl.prepare(pairs, None)  # lexical features only: fast, and what the shipped model reads
-    res = pl.loto(data, {"tuned_overlap": pl.rule_tuned_overlap,
-                         "statement": pl.rule_statement(feature_sets=(pl.LEXICAL,))})
+    res = pf.loto(data, {"tuned_overlap": pf.rule_tuned_overlap,
+                         "statement": pf.rule_statement(feature_sets=(pf.LEXICAL,))})
     assert res["statement"]["pooled"]["n"] == 386
     # the learned rule must not lose to word overlap on unseen topics (bench.py gives the figures)
     assert res["statement"]["pooled"]["kappa"] >= res["tuned_overlap"]["pooled"]["kappa"]
@@ -196,7 +197,7 @@ def test_a_pair_with_several_comparisons_is_decided_by_its_best_one():
                        [lo, lo], [False, False], [[lo, hi], [lo, lo]])
     assert pl.decide(model, data, [0, 1]) == [True, False]
     # training instances: the positive pair gives its most specific comparison only, the negative all of its own
-    X, y = pl._instances(data.subs, data.labels, [0, 1])
+    X, y = pf._instances(data.subs, data.labels, [0, 1])
     assert X == [hi, lo, lo] and y == [1, 0, 0]
 
 
@@ -207,7 +208,7 @@ def test_forum_pairs_from_careful_judgments():
 
     root = Path(__file__).resolve().parents[1]
     topics, judged = root / "topics/sample.xml", root / "tests/data/careful/sample.judgments.jsonl"
-    from bolt.topics import read_topics
+    from bolt.formats.topics import read_topics
     from evaluation.matching.text import script_lang
 
     n_facets = {t.topic_id: len(t.facets) for t in read_topics(topics)}
@@ -216,12 +217,12 @@ def test_forum_pairs_from_careful_judgments():
         j = json.loads(line)
         if "topic" in j and script_lang(" ".join(j["text"].split())) == "eng":
             want.setdefault((j["topic"], " ".join(j["text"].split())), set()).update(j["facets"])
-    data = pl.prepare_judged(topics, judged, None)
+    data = pf.prepare_judged(topics, judged, None)
     assert len(data.pairs) == sum(n_facets[t] for t, _ in want)
     assert sum(data.labels) == sum(len(f) for f in want.values())
-    assert {p.group for p in data.pairs} == {pl.FORUM_PREFIX + t for t, _ in want}
+    assert {p.group for p in data.pairs} == {pf.FORUM_PREFIX + t for t, _ in want}
     assert all(len(s) >= 1 for s in data.subs)
-    assert pl.SOURCES[pl.FORUM_PREFIX] == "forum"
+    assert pf.SOURCES[pf.FORUM_PREFIX] == "forum"
 
 
 def test_forum_development_pairs_of_the_first_careful_file():
@@ -231,7 +232,7 @@ def test_forum_development_pairs_of_the_first_careful_file():
     topics, judged = root / "topics/ebay-dev.xml", root / "tests/data/careful/ebay-dev.judgments.jsonl"
     if not (topics.is_file() and judged.is_file()):
         pytest.skip(f"forum development judgments not present at {judged}")
-    data = pl.prepare_judged(topics, judged, None)
+    data = pf.prepare_judged(topics, judged, None)
     assert (len(data.pairs), sum(data.labels), len(set(data.groups))) == (873, 35, 9)
     # the shipped model is fitted on these and on the later rounds' judgments (tests/test_transfer.py)
     assert load_model().fit_notes["sources"]["forum"]["topics"] > len(set(data.groups))

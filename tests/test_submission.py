@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bolt import submission
-from bolt.problems import ProblemsError
-from bolt.submission import Bullet, Result, Source, iter_results, read_run, write_run
-from bolt.validate import validate_runs
+from bolt.formats import submission
+from indexing.problems import ProblemsError
+from bolt.formats.submission import Bullet, Result, Source, iter_results, read_run, write_run
+from bolt.formats.validate import validate_runs
 
 DATA = Path(__file__).parent / "data"
 TOPICS = DATA / "validate_topics.xml"
@@ -175,3 +175,22 @@ def test_size_limits_are_too_large(tmp_path, monkeypatch):
     problems = []
     list(iter_results(_write(tmp_path, GUIDELINE_STYLE), problems, max_bytes=100))
     assert [q.rule for q in problems] == ["too-large"]
+
+
+def test_records_know_only_the_new_names_and_files_keep_their_keys(tmp_path):
+    """A citation's thread is ``Source.thread`` (``<source post=...>``), a topic's id ``topic_id``
+    (``<topic number=...>``, ``<result number=...>``, the judgments' ``topic``); no other name reads them."""
+    from bolt.formats.topics import Topic, read_topics, write_topics
+    from evaluation.judgments import Judgment
+
+    s, t, r = Source("bolt-eng-DF-1-2-3", 5), Topic("7.001", "what?"), Result("7.001", ())
+    j = Judgment("7.001", "run", 1, "a", (), 0, 0, ())
+    assert not any(hasattr(obj, old) for obj, old in ((s, "post"), (t, "number"), (r, "number"), (j, "topic")))
+    assert j.to_json()["topic"] == "7.001"
+    write_topics([t], tmp_path / "t.xml")
+    assert '<topic number="7.001">' in (tmp_path / "t.xml").read_text(encoding="utf-8")
+    assert read_topics(tmp_path / "t.xml")[0].topic_id == "7.001"
+    write_run("r", [Result("7.001", (Bullet(1, "x", (s,)),))], tmp_path / "r.xml")
+    text = (tmp_path / "r.xml").read_text(encoding="utf-8")
+    assert '<result number="7.001">' in text and '<source post="bolt-eng-DF-1-2-3" offset="5"/>' in text
+    assert read_run(tmp_path / "r.xml").results["7.001"].bullets[0].sources[0] == s

@@ -53,7 +53,7 @@ def test_citation_reach_is_three_words():
 
 
 def test_average_nugget_words_and_scores_announce_the_word_definition():
-    from bolt.topics import Facet, Nugget, Topic, average_nugget_words
+    from bolt.formats.topics import Facet, Nugget, Topic, average_nugget_words
 
     topic = Topic("1", "q", facets=(Facet("1", "vital", "d", (Nugget("U.S. troops left"), Nugget("e-mail 3.5%"))),))
     assert average_nugget_words([topic]) == pytest.approx(2.5)   # 3 and 2 words

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bolt.problems import ProblemsError
-from bolt.topics import (Facet, Nugget, Topic, TopicProperties, average_nugget_words, check_topics,
+from indexing.problems import ProblemsError
+from bolt.formats.topics import (Facet, Nugget, Topic, TopicProperties, average_nugget_words, check_topics,
                          read_topics, read_votes, write_topics, write_votes)
 from indexing.reader import parse_thread_text
 

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from evaluation.matching import pairlabels as pl
-from evaluation.matching import transfer as tr
+from fitting import pairfit as pf
+from fitting import transfer as tr
 from evaluation.matching.statement import FEATURES, load_model
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -83,6 +84,6 @@ def test_forum_source_reads_every_careful_file():
     files = [root / "tests/data/careful/ebay-dev.judgments.jsonl", root / "tests/data/careful/ebay-dev.round2.judgments.jsonl"]
     if not all(f.is_file() for f in [topics, *files]):
         pytest.skip("forum judgments absent")
-    data = pl.prepare_judged(topics, files, None)
+    data = pf.prepare_judged(topics, files, None)
     assert len(data.pairs) == load_model().fit_notes["sources"]["forum"]["pairs"]
     assert len(set(data.groups)) == load_model().fit_notes["sources"]["forum"]["topics"]

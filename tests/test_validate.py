@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bolt import cli
-from bolt.problems import ERROR, WARNING
-from bolt.submission import RULES
-from bolt.validate import CORPUS_RULES, text_follows, validate_runs, validate_topics, words
+from indexing.problems import ERROR, WARNING
+from bolt.formats.submission import RULES
+from bolt.formats.validate import CORPUS_RULES, text_follows, validate_runs, validate_topics, words
 
 DATA = Path(__file__).parent / "data"
 INVALID = DATA / "invalid_submissions"
@@ -261,8 +261,10 @@ def test_cli_json_shape(capsys):
     code, out, err = _cli(capsys, INVALID / "source-bad-offset.xml", INVALID / "duplicate-source.xml",
                           "--topics", TOPICS, "--json")
     doc = json.loads(out)
-    assert code == 1 and set(doc) == {"valid", "errors", "warnings", "skipped_checks"}
+    assert code == 1 and set(doc) == {"valid", "errors", "warnings", "skipped_checks", "runs"}
     assert doc["valid"] is False
+    assert doc["runs"] == {str(INVALID / n): {"system": None, "settings": None, "signature": None}
+                           for n in ("source-bad-offset.xml", "duplicate-source.xml")}  # hand-written: no header
     (e,) = doc["errors"]
     assert e == {"file": str(INVALID / "source-bad-offset.xml"), "line": 4, "topic": "1.001", "bullet": 1,
                  "rule": "source-bad-offset", "message": e["message"]}

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bolt import cli
-from bolt.problems import ERROR
-from bolt.submission import RULES, read_run
-from bolt.validate import validate_runs
+from indexing.problems import ERROR
+from bolt.formats.submission import RULES, read_run
+from bolt.formats.validate import validate_runs
 
 DATA = Path(__file__).parent / "data"
 TOPICS = DATA / "validate_topics.xml"
@@ -99,6 +99,7 @@ def test_cli_exits_0_or_1_with_json(ops):
         doc = json.loads(out.getvalue())
         assert doc["valid"] == (code == 0) == (not doc["errors"])
         lines = err.getvalue().splitlines()
-        assert len(lines) == len(doc["errors"]) + len(doc["warnings"]) + 2
-        assert all(line.startswith(("error: ", "warning: ")) for line in lines[:-2])
+        assert len(lines) == len(doc["errors"]) + len(doc["warnings"]) + 3  # + the file's counts, its signature, the total
+        assert all(line.startswith(("error: ", "warning: ")) for line in lines[:-3])
+        assert lines[-2] == f"{path}: no signature (written before runs recorded one, or by another tool)"
         assert all(e["rule"] in RULES and RULES[e["rule"]].severity == ERROR for e in doc["errors"])

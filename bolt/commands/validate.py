@@ -1,7 +1,9 @@
 """``bolt validate``: check submissions (or a topic file) and say exactly what to fix.
 
 One line per finding on standard error (``error: run.xml:42: topic 1.001 bullet 3: ... [rule]``),
-then a summary per file with counts by rule, and a last line naming the checks that were skipped.
+then a summary per file with counts by rule and the run's signature (what wrote it, from its
+header), and a last line naming the checks that were skipped. ``--json`` has the signature's
+fields under ``runs``.
 Exit status 0 when there are no errors (warnings allowed), 1 when there are, 2 on usage errors.
 """
 from __future__ import annotations
@@ -43,8 +45,19 @@ def _counts(counter) -> str:
     return ", ".join(f"{rule}: {n}" for rule, n in counter.most_common())
 
 
+def signature_line(header) -> str:
+    """What a run's header says wrote it: its signature, else its system and settings, else that
+    it says nothing (runs written before signatures, or by other tools)."""
+    if header.signature is not None:
+        return f"signature {header.signature}"
+    if header.system or header.settings:
+        return f"no signature; system {header.system or '?'}, settings {header.settings or '?'}"
+    return "no signature (written before runs recorded one, or by another tool)"
+
+
 def summary_lines(report) -> list[str]:
-    """One line per file (counts by rule), then the totals and the skipped checks."""
+    """One line per file (counts by rule) and, for a run, the line saying what wrote it; then the
+    totals and the skipped checks."""
     from indexing.problems import ERROR, WARNING
 
     lines = []
@@ -58,6 +71,8 @@ def summary_lines(report) -> list[str]:
         line += f", {nw} warning{'s' * (nw != 1)}"
         line += f" ({_counts(w)})" if nw else ""
         lines.append(line)
+        if f in report.headers:
+            lines.append(f"{f}: {signature_line(report.headers[f])}")
     verdict = "valid" if report.valid else "invalid"
     ne, nw = len(report.errors), len(report.warnings)
     total = (f"{verdict}: {ne} error{'s' * (ne != 1)}, {nw} warning{'s' * (nw != 1)} in {len(files)} "
@@ -71,11 +86,12 @@ def summary_lines(report) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bolt.formats.validate import validate_runs, validate_topics
+    from bolt import api
+    from bolt.formats.validate import validate_topics
 
     if args.runs:
         corpus = _open_corpus(args)
-        report = validate_runs(args.runs, args.topics, corpus)
+        report = api.validate(args.runs, args.topics, corpus=corpus)
     elif args.topics:
         corpus = _open_corpus(args)
         report = validate_topics(args.topics, corpus)

@@ -1,8 +1,8 @@
 """A topic file's nugget citations against the collection (SPEC §2, §3): does each nugget's offset
 point at, or at most three words before, its text inside a ``<post>``; where is the nearest exact one.
 
-``bolt.topics.check_topics(path, corpus)`` runs these checks; ``nugget_resolves`` and
-``find_nugget_offsets`` are re-exported from ``bolt.topics``.
+``bolt.formats.topics.check_topics(path, corpus)`` runs these checks; ``nugget_resolves`` and
+``find_nugget_offsets`` are re-exported from ``bolt.formats.topics``.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bolt.formats.topic_rules import (NUGGET_OFFSET_MISMATCH, NUGGET_OFFSET_OUTS
                               NUGGET_THREAD_UNKNOWN, RULES)
 from indexing.textfacts import CITATION_WORDS_BEFORE, within_citation_reach
 
-if TYPE_CHECKING:  # pragma: no cover - the records are bolt.topics'; annotations only
+if TYPE_CHECKING:  # pragma: no cover - the records are bolt.formats.topics'; annotations only
     from bolt.formats.topics import Facet, Nugget, Topic
     from indexing.records import Thread
 

@@ -1,4 +1,4 @@
-"""The topic file format's one rule catalogue (SPEC §3): every check of ``bolt.topics`` by name.
+"""The topic file format's one rule catalogue (SPEC §3): every check of ``bolt.formats.topics`` by name.
 
 A fault a topic file shares with a submission has the submission's name (``not-well-formed``,
 ``invalid-utf8``, ``doctype-refused``, ``too-large``, ``file-unreadable``, ``unknown-element``,
@@ -12,7 +12,7 @@ from indexing.problems import ERROR, WARNING, RuleCatalogue
 RULES = RuleCatalogue("topic files")
 _r = RULES.register
 
-# The file (names shared with bolt.submission.RULES)
+# The file (names shared with bolt.formats.submission.RULES)
 FILE_UNREADABLE = _r("file-unreadable", ERROR, "the file cannot be opened or read")
 TOO_LARGE = _r("too-large", ERROR, "the file is over the size limit")
 INVALID_UTF8 = _r("invalid-utf8", ERROR, "the file is not valid UTF-8")
@@ -42,7 +42,7 @@ BAD_IMPORTANCE = _r("bad-importance", ERROR, "a facet importance other than vita
 NUGGET_EMPTY = _r("nugget-empty", ERROR, "a nugget without text")
 BAD_OFFSET = _r("bad-offset", ERROR, "a nugget offset that is not a decimal integer")
 NUGGET_CITATION_INCOMPLETE = _r("nugget-citation-incomplete", ERROR, "a nugget with post but no offset, or the reverse")
-# Against a corpus (bolt.topic_corpus; skipped without one)
+# Against a corpus (bolt.formats.topic_corpus; skipped without one)
 NUGGET_THREAD_UNKNOWN = _r("nugget-thread-unknown", ERROR, "a nugget's thread is not in the corpus")
 NUGGET_OFFSET_OUTSIDE_THREAD = _r("nugget-offset-outside-thread", ERROR, "a nugget offset past the thread's end")
 NUGGET_OFFSET_OUTSIDE_POST = _r("nugget-offset-outside-post", ERROR, "a nugget offset outside every <post>")

@@ -10,12 +10,11 @@ at, or at most three words before, the nugget text inside a ``<post>``. ``check_
 them against a corpus and suggests the nearest exact offset when one is wrong.
 
 Jobs beside this module, re-exported from it: the nugget citation checks against a collection
-(``bolt.topic_corpus``) and the votes file for nugget pyramids (``bolt.votes``, ``read_votes``;
+(``bolt.formats.topic_corpus``) and the votes file for nugget pyramids (``bolt.formats.votes``, ``read_votes``;
 documented in ``docs/topics.md``).
 """
 from __future__ import annotations
 
-from indexing.aliases import old_name
 from indexing.atomic import atomic_write_text
 
 import dataclasses
@@ -107,7 +106,6 @@ class TopicProperties:
                 and self.multiple_threads is None)
 
 
-@old_name("number", "topic_id")  # read-only, for scripts written before the rename
 @dataclass(frozen=True, slots=True)
 class Topic:
     """One topic: what systems see (its id, ``query``) and what assessors keep.

@@ -1,7 +1,7 @@
 """The submission validator (SPEC §4): every check as a named rule, every finding actionable.
 
-Structure checks come from the one parser, :mod:`bolt.submission`, whose rule catalogue
-(``bolt.submission.RULES``) declares every rule of the format; this module runs the checks that
+Structure checks come from the one parser, :mod:`bolt.formats.submission`, whose rule catalogue
+(``bolt.formats.submission.RULES``) declares every rule of the format; this module runs the checks that
 need the topic set (``unknown-topic``, ``missing-result``), the other runs validated with it (``duplicate-run-id``) and the corpus
 (``unknown-thread``, ``offset-outside-thread``, ``offset-outside-post``, ``text-not-near-offset``).
 Without a corpus the corpus checks are skipped and named in ``Report.skipped_checks``.
@@ -24,8 +24,9 @@ from indexing.problems import ERROR, Problem, ProblemsError
 from bolt.formats.submission import (BAD_THREAD_ID, CORPUS_RULES, DUPLICATE_RUN_ID, MISSING_RESULT, OFFSET_OUTSIDE_POST,
                              OFFSET_OUTSIDE_THREAD, RULES, TEXT_NOT_NEAR_OFFSET, TOPIC_RULES, UNKNOWN_THREAD,
                              UNKNOWN_TOPIC, Bullet, Result, SubmissionReader, _problem)
-# bolt.topics' checks that need a corpus (skipped without one when validating a topic file)
+# bolt.formats.topics' checks that need a corpus (skipped without one when validating a topic file)
 from bolt.formats.topic_rules import CORPUS_RULES as TOPIC_CORPUS_RULES
+from bolt.formats.submission.header import RunHeader, read_header
 from indexing.errors import ToolkitError
 from indexing.textfacts import CITATION_WORDS_BEFORE, decode_entities, word_keys
 
@@ -48,6 +49,7 @@ class Report:
     files: list[str] = field(default_factory=list)
     results: int = 0
     bullets: int = 0
+    headers: dict[str, RunHeader] = field(default_factory=dict)  # per run file: what says it wrote it
 
     @property
     def valid(self) -> bool:
@@ -76,10 +78,13 @@ class Report:
 
     def to_json(self) -> dict:
         """The ``bolt validate --json`` document (SPEC §8)."""
-        return {"valid": self.valid,
-                "errors": [p.to_json() for p in self.errors],
-                "warnings": [p.to_json() for p in self.warnings],
-                "skipped_checks": list(self.skipped_checks)}
+        doc = {"valid": self.valid,
+               "errors": [p.to_json() for p in self.errors],
+               "warnings": [p.to_json() for p in self.warnings],
+               "skipped_checks": list(self.skipped_checks)}
+        if self.headers:
+            doc["runs"] = {f: h.to_json() for f, h in self.headers.items()}
+        return doc
 
 
 def _sorted(problems: list[Problem], files: list[str]) -> list[Problem]:
@@ -109,6 +114,7 @@ def validate_runs(paths: Iterable[str | os.PathLike], topics_path: str | os.Path
     for path in paths:
         file = str(path)
         report.files.append(file)
+        report.headers[file] = read_header(path)
         found: list[Problem] = []
         reader = SubmissionReader(path, found, max_bytes=max_bytes)
         answered: set[str] = set()
@@ -147,7 +153,7 @@ def validate_runs(paths: Iterable[str | os.PathLike], topics_path: str | os.Path
 
 
 def validate_topics(path: str | os.PathLike, corpus=None) -> Report:
-    """Validate a topic file (full or query-only) with :func:`bolt.topics.check_topics`."""
+    """Validate a topic file (full or query-only) with :func:`bolt.formats.topics.check_topics`."""
     from bolt.formats.topics import check_topics
 
     report = Report(files=[str(path)])

@@ -1,7 +1,7 @@
 """The nugget-pyramid votes file (seed 002, Lin & Demner-Fushman 2006): a UTF-8 TSV
 ``topic<TAB>facet<TAB>assessor<TAB>vote`` with ``vote`` in ``vital|okay`` (docs/topics.md).
 
-``read_votes`` and ``write_votes`` are re-exported from ``bolt.topics``.
+``read_votes`` and ``write_votes`` are re-exported from ``bolt.formats.topics``.
 """
 from __future__ import annotations
 

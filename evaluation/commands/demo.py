@@ -129,6 +129,7 @@ class Demo:
     def step_run(self, queries_path: Path) -> str:
         from bolt.pipeline.config import parse_config
         from bolt.pipeline.run import make_distiller, run_topics
+        from bolt.provenance import system_signature
         from bolt.formats.submission import write_run
         from bolt.formats.topics import read_topics
 
@@ -142,7 +143,7 @@ class Demo:
             results = run_topics(queries, distiller, progress=False)
             path = self.runs_dir / f"{name}.xml"
             settings = f"{cfg!r} index={self.index_dir.name} topics={len(queries)} (bolt demo)"
-            write_run(name, results, path, system=cfg.name, settings=settings)
+            write_run(name, results, path, system=cfg.name, settings=settings, signature=system_signature(cfg))
             self.run_paths.append(path)
             n = sum(len(r.bullets) for r in results)
             parts.append(f"{name} {n} bullets in {time.perf_counter() - t0:.1f} s")

@@ -53,7 +53,7 @@ def fully_judged_topics(topics: Iterable[str], runs: Iterable[Any], judged: Mapp
                         ) -> list[str]:
     """The topics whose every bullet, in every run, has a finished judgment (and there is one bullet).
 
-    ``runs`` are ``bolt.submission.Run`` records; ``judged`` maps (topic, run, bullet) to judgments.
+    ``runs`` are ``bolt.formats.submission.Run`` records; ``judged`` maps (topic, run, bullet) to judgments.
     """
     runs = list(runs)
     out = []

@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from indexing.aliases import old_name
 
 META_KEY = "_meta"
 #: What a person decides, so every line must say it (SPEC §5 as hand-written files use it).
@@ -45,12 +44,11 @@ class JudgedSource:
         return d
 
 
-@old_name("topic", "topic_id")
 @dataclass(frozen=True, slots=True)
 class Judgment:
     """The assessment of one bullet: facets it addresses (``M_k``), its words, struck words, sources.
 
-    ``topic_id`` is the JSON key ``topic`` (SPEC §5); ``topic`` is its read-only old name.
+    ``topic_id`` is the JSON key ``topic`` (SPEC §5).
 
     ``bullet`` is the 1-based position in submission order. ``words`` and ``responsive_words`` are
     None when the line leaves them out: the scorer counts ``W_k`` itself from the run's bullet text

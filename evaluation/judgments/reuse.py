@@ -310,7 +310,7 @@ def with_human(judgments: Iterable[Judgment], runs: Iterable, index: ReuseIndex,
                counts: dict[str, int]) -> Iterable[Judgment]:
     """Pass the machine's judgments through, a person's decision replacing each where one exists.
 
-    ``runs`` are the judged :class:`bolt.submission.Run` objects (the bullet texts); ``counts``
+    ``runs`` are the judged :class:`bolt.formats.submission.Run` objects (the bullet texts); ``counts``
     gets how many judgments are ``human``, ``mixed`` and ``machine``.
     """
     texts = {(r.run_id, res.topic_id, b.position): b.text for r in runs for res in r for b in res.bullets}

@@ -6,7 +6,7 @@ the facet's *distinctive* terms (its rarer words, names, numbers) are there, not
 subject's common words, and whether one sentence says it. This module turns a (reference,
 candidate) pair into a few such features and combines them with a logistic regression whose
 coefficients ship as ``statement_model.json`` (fitted on development pairs only: see
-``evaluation.matching.pairlabels`` and the ``assess-calibration`` part of
+``fitting/pairfit.py`` in the repository and the ``assess-calibration`` part of
 ``scripts/benchmarks/score.py``).
 
 Features (all in [0, 1] or small counts, named so a judgment's evidence reads plainly):
@@ -29,7 +29,7 @@ Features (all in [0, 1] or small counts, named so a judgment's evidence reads pl
   ``missing_terms`` / ``reference_terms`` (``ln(1 + n)`` of missing / all reference terms),
   ``number_conflict`` (both give numbers, none shared), ``sentence_coverage`` (the best
   sentence's plain coverage): what a unit needs in full, measured across sources
-  (``matching.transfer``).
+  (``fitting/transfer.py`` in the repository).
 """
 from __future__ import annotations
 

@@ -83,7 +83,7 @@ class Embedder:
             ) from exc
         self.batch_size = batch_size
         self.name = name or os.environ.get(ENV_VAR) or DEFAULT_MODEL
-        self.model_id = f"{Path(self.name).name}@{_fingerprint(target)}"
+        self.model_id = model_id(name)
         self._cache: dict[str, "np.ndarray"] = {}
 
     def encode(self, texts: Sequence[str]) -> "np.ndarray":
@@ -114,6 +114,31 @@ def _quiet_transformers() -> None:
         hf_logging.set_verbosity_error()
     except Exception:  # an older or newer transformers without these hooks: keep its defaults
         pass
+
+
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".onnx", ".h5", ".msgpack", ".npz")
+"""What a model folder's weight files end with (the config and tokenizer files are not weights)."""
+
+
+def model_id(name: str | None = None) -> str:
+    """The model's id in run settings and score signatures (name and config fingerprint), without loading it."""
+    target = resolve_model(name)
+    return f"{Path(name or os.environ.get(ENV_VAR) or DEFAULT_MODEL).name}@{_fingerprint(target)}"
+
+
+def weight_files(name: str | None = None) -> list[Path]:
+    """The files holding the model's weights (sorted), without loading it; empty for a hub name.
+
+    A run's signature hashes them, so two runs with the same model name but other weights differ.
+    """
+    try:
+        p = Path(resolve_model(name))
+    except RuntimeUnavailable:
+        return []
+    if not p.is_dir():
+        return []
+    files = sorted(f for f in p.rglob("*") if f.is_file())
+    return [f for f in files if f.suffix in WEIGHT_SUFFIXES] or files
 
 
 def _fingerprint(target: str) -> str:

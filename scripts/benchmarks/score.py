@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _generate(args, workdir: Path):
-    """Topics (bolt.topics records), runs (bolt.submission records) and a judgments file."""
+    """Topics (bolt.formats.topics records), runs (bolt.formats.submission records) and a judgments file."""
     from bolt.formats.submission import Bullet, Result, Run, Source
     from bolt.formats.topics import Facet, Nugget, Topic, TopicProperties
     from evaluation.judgments import JudgedSource, Judgment, write_judgments
@@ -159,7 +159,7 @@ def _assess_add_arguments(p: argparse.ArgumentParser) -> None:
                    "text with the bundled MiniLM: about 7 minutes for REALSumm on 2 busy cores)")
     p.add_argument("--variants", action="store_true",
                    help="assess-calibration part: also measure every feature-set variant of "
-                   "evaluation.matching.pairlabels.VARIANTS and clause references (a few minutes more)")
+                   "fitting.pairfit.VARIANTS and clause references (a few minutes more)")
 
 
 def _sentence(rng: random.Random) -> str:
@@ -292,10 +292,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:  # noqa: F811  (extends t
 
 
 def bench_assess_calibration(args) -> dict:
-    """The matching thresholds' calibration sweep (evaluation/matching/calibration.py); no target."""
+    """The matching thresholds' calibration sweep (fitting/calibration.py); no target."""
     from indexing.models.embedding import get_embedder
     from evaluation.assessor import AssessorConfig
-    from evaluation.matching.calibration import sweep
+    from fitting.calibration import sweep
 
     cfg = AssessorConfig()
     res = sweep(get_embedder(None), min_terms=cfg.lexical_min_terms)
@@ -315,7 +315,7 @@ def _crosslingual_calibration(cfg) -> dict:
     Arabic and Chinese bullets are only used to *measure* the result (docs/assessor.md).
     """
     from evaluation.agreement import binary_agreement
-    from evaluation.matching.calibration import pairs
+    from fitting.calibration import pairs
     from evaluation.matching.crosslingual import V05_COSINE, get_encoder
 
     ps = pairs()
@@ -348,6 +348,7 @@ def _pairs_calibration(args) -> dict:
 
     from indexing.models.embedding import get_embedder
     from evaluation.matching import pairlabels as pl
+    from fitting import pairfit as pf
 
     parts, skipped = [], {}
     embedder = get_embedder(None)
@@ -357,28 +358,28 @@ def _pairs_calibration(args) -> dict:
     else:
         skipped["ikat"] = f"no pair-label file at {args.pairs} (give --pairs)"
     if Path(args.forum_topics).is_file() and Path(args.forum_judgments).is_file():
-        parts.append(pl.prepare_judged(args.forum_topics, args.forum_judgments, embedder))
+        parts.append(pf.prepare_judged(args.forum_topics, args.forum_judgments, embedder))
     else:
         skipped["forum"] = f"no forum topics/judgments at {args.forum_topics} / {args.forum_judgments}"
     if not parts:
         return {"skipped": "; ".join(skipped.values())}
     data = parts[0] if len(parts) == 1 else parts[0] + parts[1]
     prep_s = time.perf_counter() - t0
-    weights = pl.SOURCE_WEIGHTS if len(parts) == 2 else None
-    rules = {"old_defaults": pl.rule_old_defaults, "tuned_overlap": pl.rule_tuned_overlap,
-             "statement_v0.2_ikat_only": pl.rule_statement(exclude=pl.FORUM_PREFIX),
-             "statement_wide_menu": pl.rule_statement(weights=weights),
-             "statement_v0.3": pl.rule_statement((pl.LEXICAL,), weights=weights),
-             "statement": pl.rule_statement(pl.REFIT_FEATURE_SETS, weights=weights)}
+    weights = pf.SOURCE_WEIGHTS if len(parts) == 2 else None
+    rules = {"old_defaults": pf.rule_old_defaults, "tuned_overlap": pf.rule_tuned_overlap,
+             "statement_v0.2_ikat_only": pf.rule_statement(exclude=pf.FORUM_PREFIX),
+             "statement_wide_menu": pf.rule_statement(weights=weights),
+             "statement_v0.3": pf.rule_statement((pf.LEXICAL,), weights=weights),
+             "statement": pf.rule_statement(pf.REFIT_FEATURE_SETS, weights=weights)}
     if len(parts) < 2:  # the v0.2 row and the wide menu differ from "statement" only with both kinds
         rules.pop("statement_v0.2_ikat_only")
         rules.pop("statement_wide_menu")
     if args.variants:  # every feature-set variant measured for the current model (docs/assessor.md)
-        rules.update({f"variant {k}": pl.rule_statement(v, weights=weights) for k, v in pl.VARIANTS.items()})
-    res = pl.loto(data, rules, sources=pl.SOURCES, against="statement_v0.3")
+        rules.update({f"variant {k}": pf.rule_statement(v, weights=weights) for k, v in pf.VARIANTS.items()})
+    res = pf.loto(data, rules, sources=pf.SOURCES, against="statement_v0.3")
     out = {"pairs": len(data.pairs), "positives": sum(data.labels), "topics": sorted(set(data.groups)),
            "skipped": skipped, "feature_seconds": round(prep_s, 1), "leave_one_topic_out": res}
-    model = pl.fit_model(data.subs, data.labels, data.groups, pl.REFIT_FEATURE_SETS, weights=weights)
+    model = pf.fit_model(data.subs, data.labels, data.groups, pf.REFIT_FEATURE_SETS, weights=weights)
     out["model_fitted_on_all_pairs"] = model.to_dict()
     if args.write_model:
         Path(args.write_model).write_text(_json.dumps(model.to_dict(), indent=1) + "\n", encoding="utf-8")
@@ -386,15 +387,15 @@ def _pairs_calibration(args) -> dict:
     if args.variants:  # each long facet text's clauses compared as facet texts of their own
         cparts = [pl.prepare(pl.read_pairs(args.pairs), embedder, clause_refs=True)] if Path(args.pairs).is_file() else []
         if "forum" not in skipped:
-            cparts.append(pl.prepare_judged(args.forum_topics, args.forum_judgments, embedder, clause_refs=True))
+            cparts.append(pf.prepare_judged(args.forum_topics, args.forum_judgments, embedder, clause_refs=True))
         cdata = cparts[0] if len(cparts) == 1 else cparts[0] + cparts[1]
-        v03 = pl.rule_statement((pl.LEXICAL,), weights=weights)
-        out["clause_references"] = pl.loto(cdata, {  # same pairs, same order: v0.3 on the whole texts to compare
+        v03 = pf.rule_statement((pf.LEXICAL,), weights=weights)
+        out["clause_references"] = pf.loto(cdata, {  # same pairs, same order: v0.3 on the whole texts to compare
             "statement_v0.3": lambda _, tr, te: v03(data, tr, te),
-            "lexical": pl.rule_statement((pl.LEXICAL,), weights=weights),
-            "+sentence_cosine": pl.rule_statement((pl.LEXICAL + ("sentence_cosine",),), weights=weights),
-            "+clause_min_coverage": pl.rule_statement(pl.REFIT_FEATURE_SETS, weights=weights)},
-            sources=pl.SOURCES, against="statement_v0.3")
+            "lexical": pf.rule_statement((pf.LEXICAL,), weights=weights),
+            "+sentence_cosine": pf.rule_statement((pf.LEXICAL + ("sentence_cosine",),), weights=weights),
+            "+clause_min_coverage": pf.rule_statement(pf.REFIT_FEATURE_SETS, weights=weights)},
+            sources=pf.SOURCES, against="statement_v0.3")
     new, tuned = res["statement"]["by_source"], res["tuned_overlap"]["by_source"]
     out["targets"] = {"ikat accuracy>=0.88": new["ikat"]["accuracy"] >= 0.88, "ikat kappa>=0.5": new["ikat"]["kappa"] >= 0.5}
     for src in new:
@@ -413,7 +414,8 @@ FORUM_JUDGMENTS_LATER = ("tests/data/careful/ebay-dev.round2.judgments.jsonl",)
 def transfer_sources(args, embedder=None) -> dict:
     """The three label sources as feature matrices (``transfer.Matrix``); a missing one is skipped."""
     from evaluation.matching import pairlabels as pl
-    from evaluation.matching.transfer import Matrix
+    from fitting import pairfit as pf
+    from fitting.transfer import Matrix
 
     root = Path(__file__).resolve().parents[2]
     out = {}
@@ -423,7 +425,7 @@ def transfer_sources(args, embedder=None) -> dict:
         out["realsumm"] = Matrix("realsumm", pl.prepare(pl.read_pairs(args.realsumm), embedder))
     forum = [args.forum_judgments] + [str(root / p) for p in FORUM_JUDGMENTS_LATER if (root / p).is_file()]
     if Path(args.forum_topics).is_file() and Path(args.forum_judgments).is_file():
-        out["forum"] = Matrix("forum", pl.prepare_judged(args.forum_topics, forum, embedder))
+        out["forum"] = Matrix("forum", pf.prepare_judged(args.forum_topics, forum, embedder))
     return out
 
 
@@ -434,7 +436,7 @@ def bench_assess_transfer(args) -> dict:
     shipped procedure on all sources and writes it with its held-out-by-source figures."""
     import json as _json
 
-    from evaluation.matching import transfer as tr
+    from fitting import transfer as tr
     from evaluation.matching.statement import load_model
 
     embedder = None

@@ -3,20 +3,21 @@
 Split by job; every name is re-exported here, so ``from bolt.formats.submission import ...`` is the
 public way in:
 
-- :mod:`~bolt.submission.records`: ``Run``, ``Result``, ``Bullet``, ``Source`` and the bullet text rule;
-- :mod:`~bolt.submission.rules`: the format's one rule catalogue (``RULES``) and the format as data;
-- :mod:`~bolt.submission.checks`: checks that need only the records (``check_result``);
-- :mod:`~bolt.submission.stream`: the byte stream checked before the XML parser sees it (UTF-8, no DTD);
-- :mod:`~bolt.submission.parse`: the streaming parser (``SubmissionReader``, ``iter_results``, ``read_run``);
-- :mod:`~bolt.submission.elements`: reading one ``<result>``, its bullets and sources (``ResultReader``);
-- :mod:`~bolt.submission.findings`: the problems one file's reading records (``Findings``);
-- :mod:`~bolt.submission.write`: the writer (``write_run``, ``clean_text``).
+- :mod:`~bolt.formats.submission.records`: ``Run``, ``Result``, ``Bullet``, ``Source`` and the bullet text rule;
+- :mod:`~bolt.formats.submission.rules`: the format's one rule catalogue (``RULES``) and the format as data;
+- :mod:`~bolt.formats.submission.checks`: checks that need only the records (``check_result``);
+- :mod:`~bolt.formats.submission.stream`: the byte stream checked before the XML parser sees it (UTF-8, no DTD);
+- :mod:`~bolt.formats.submission.parse`: the streaming parser (``SubmissionReader``, ``iter_results``, ``read_run``);
+- :mod:`~bolt.formats.submission.elements`: reading one ``<result>``, its bullets and sources (``ResultReader``);
+- :mod:`~bolt.formats.submission.findings`: the problems one file's reading records (``Findings``);
+- :mod:`~bolt.formats.submission.write`: the writer (``write_run``, ``clean_text``);
+- :mod:`~bolt.formats.submission.header`: what wrote a run (``RunHeader``, ``read_header``), in comments
+  before the root.
 
 Every finding is a :class:`indexing.problems.Problem` whose ``rule`` is one of :data:`RULES`.
 """
 from __future__ import annotations
 
-from indexing.problems import ERROR, WARNING, Problem, ProblemsError  # noqa: F401  (importable here before the split)
 from bolt.formats.submission.records import BAD_XML_CHARS, Bullet, Result, Run, Source, collapse
 from bolt.formats.submission.rules import (
     ATTRIBUTES, BAD_ENCODING_DECLARATION, BAD_RUN_ID, BULLET_WITHOUT_SOURCE, DOCTYPE_REFUSED, DUPLICATE_BULLET,
@@ -31,10 +32,9 @@ from bolt.formats.submission.checks import MAX_RUN_ID_CHARS, check_result, usabl
 from bolt.formats.submission.stream import CHUNK_BYTES, StreamFault, checked_chunks, wrapped_chunks
 from bolt.formats.submission.elements import MAX_BULLET_CHARS, MAX_OFFSET_DIGITS
 from bolt.formats.submission.parse import (MAX_BULLETS_PER_RESULT, MAX_ELEMENTS_PER_RESULT, SubmissionReader,
-                                   iter_results, read_run, run_id_from_path)
+                                           iter_results, read_run, run_id_from_path)
+from bolt.formats.submission.header import RunHeader, read_header
 from bolt.formats.submission.write import clean_text, write_run
-
-_BAD_XML_CHARS = BAD_XML_CHARS  # the name before the split
 
 __all__ = [
     # records
@@ -58,4 +58,6 @@ __all__ = [
     "StreamFault", "checked_chunks", "wrapped_chunks",
     # write
     "write_run", "clean_text",
+    # header
+    "RunHeader", "read_header",
 ]

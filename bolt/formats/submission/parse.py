@@ -5,7 +5,7 @@ or inside a ``<results run=...>`` root. Each result has one ``<response>`` of ``
 elements; a bullet's text is its text content without its ``<source post=... offset=.../>``
 elements, whitespace collapsed.
 
-The parser streams: it reads bytes in chunks checked by :mod:`bolt.submission.stream` (strict
+The parser streams: it reads bytes in chunks checked by :mod:`bolt.formats.submission.stream` (strict
 UTF-8, no ``<!DOCTYPE``/``<!ENTITY`` reaches the XML parser, so no external entity is fetched
 and no entity is expanded), feeds lxml's pull parser with ``resolve_entities=False,
 no_network=True, load_dtd=False``, and frees every ``<result>`` once it is read. A multi-gigabyte run needs memory for one result at a time.
@@ -22,6 +22,7 @@ from typing import IO, Iterator
 
 from indexing.problems import ERROR, Problem, ProblemsError
 from bolt.formats.submission.checks import usable_run_id
+from bolt.formats.submission.header import read_header
 from bolt.formats.submission.elements import ResultReader, end_line
 from bolt.formats.submission.findings import Findings, tagname
 from bolt.formats.submission.records import Result, Run
@@ -107,7 +108,7 @@ class SubmissionReader:
             return gzip.open(self.path, "rb")
         return open(self.path, "rb")
 
-    # -- the byte stream (checked by bolt.submission.stream)
+    # -- the byte stream (checked by bolt.formats.submission.stream)
     def _feed_chunks(self, fh: IO[bytes]) -> Iterator[bytes]:
         try:
             yield from wrapped_chunks(fh, _WRAPPER, self.max_bytes)
@@ -282,4 +283,4 @@ def read_run(path: str | os.PathLike, problems: list[Problem] | None = None) -> 
         results.setdefault(r.topic_id, r)
     if problems is None and any(p.severity == ERROR for p in found):
         raise ProblemsError(found)
-    return Run(reader.run_id, str(path), results)
+    return Run(reader.run_id, str(path), results, read_header(path))

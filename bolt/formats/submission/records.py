@@ -9,10 +9,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from indexing.aliases import old_name
+from bolt.formats.submission.header import RunHeader
 
 
-@old_name("post", "thread")  # read-only, for scripts written before the rename
 @dataclass(frozen=True, slots=True)
 class Source:
     """A citation: a thread id and a raw code-point offset into that thread's XML (SPEC §2).
@@ -36,7 +35,6 @@ class Bullet:
     line: int = field(default=0, compare=False)
 
 
-@old_name("number", "topic_id")  # read-only, for scripts written before the rename
 @dataclass(frozen=True, slots=True)
 class Result:
     """A system's response to one topic: the bullets in submission order. ``topic_id`` is the file's
@@ -49,11 +47,13 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """A whole submission; ``results`` keeps the file's order (first occurrence of each topic)."""
+    """A whole submission; ``results`` keeps the file's order (first occurrence of each topic);
+    ``header`` says what wrote it (not compared: the same results are the same run)."""
 
     run_id: str
     path: str
     results: dict[str, Result]
+    header: RunHeader = field(default=RunHeader(), compare=False)
 
     def __iter__(self) -> Iterator[Result]:
         return iter(self.results.values())

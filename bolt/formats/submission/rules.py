@@ -1,7 +1,7 @@
 """The submission format's one rule catalogue: every named check, its severity and summary (SPEC §4).
 
-Every finding about a run, from the parser (:mod:`bolt.submission.parse`), the record checks and
-the validator (:mod:`bolt.validate`: topic set, other runs, corpus), is a
+Every finding about a run, from the parser (:mod:`bolt.formats.submission.parse`), the record checks and
+the validator (:mod:`bolt.formats.validate`: topic set, other runs, corpus), is a
 :class:`indexing.problems.Problem` whose ``rule`` is a key of :data:`RULES`, all declared here;
 docs/submissions.md lists them with what to do. Also the format itself as data (``ELEMENTS``,
 ``ATTRIBUTES``, ``PARENT``).
@@ -47,7 +47,7 @@ SOURCE_BAD_OFFSET = register_rule("source-bad-offset", ERROR, "an offset that is
 NEGATIVE_OFFSET = register_rule("negative-offset", ERROR, "an offset below 0")
 SOURCE_HAS_CONTENT = register_rule("source-has-content", ERROR, "text or elements inside <source>")
 DUPLICATE_SOURCE = register_rule("duplicate-source", WARNING, "the same citation twice in one bullet")
-# Checks of bolt.validate that need the topic set, the other runs, or the corpus
+# Checks of bolt.formats.validate that need the topic set, the other runs, or the corpus
 UNKNOWN_TOPIC = register_rule("unknown-topic", ERROR, "a result for a topic not in the topic file")
 MISSING_RESULT = register_rule("missing-result", WARNING, "a topic of the topic file with no result")
 DUPLICATE_RUN_ID = register_rule("duplicate-run-id", ERROR, "two runs validated together share a run id")

@@ -6,7 +6,9 @@ from pathlib import Path
 from typing import Iterable
 
 from indexing.problems import ERROR, Problem, ProblemsError
+from bolt.formats.signature import Signature
 from bolt.formats.submission.checks import check_result, usable_run_id, usable_thread_id
+from bolt.formats.submission.header import header_comments
 from bolt.formats.submission.records import BAD_XML_CHARS, Bullet, Result, Source, collapse
 from bolt.formats.submission.rules import BAD_RUN_ID, DUPLICATE_RESULT, MISSING_TOPIC_NUMBER, SOURCE_MISSING_POST, _problem
 from indexing.atomic import atomic_write_text
@@ -33,11 +35,13 @@ def clean_text(text: str) -> str:
 
 
 def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: str | os.PathLike,
-              system: str | None = None, settings: str | None = None) -> None:
+              system: str | None = None, settings: str | None = None,
+              signature: Signature | str | None = None) -> None:
     """Write a run atomically, refusing (with :class:`ProblemsError`) anything that would not validate.
 
-    ``system`` and ``settings`` go into XML comments (not attributes, which the format does not
-    have). Bullet text is written as :func:`clean_text` gives it; bullets are renumbered 1..n.
+    ``system``, ``settings`` and ``signature`` go into the header's XML comments (not attributes,
+    which the format does not have; :mod:`~bolt.formats.submission.header` reads them back).
+    Bullet text is written as :func:`clean_text` gives it; bullets are renumbered 1..n.
     """
     file = str(path)
     items = list(results.values()) if isinstance(results, dict) else list(results)
@@ -71,10 +75,7 @@ def write_run(run_id: str, results: Iterable[Result] | dict[str, Result], path: 
     if problems:
         raise ProblemsError(problems)
     lines = ['<?xml version="1.0" encoding="UTF-8"?>']
-    if system:
-        lines.append(f"<!-- system: {_comment(system)} -->")
-    if settings:
-        lines.append(f"<!-- settings: {_comment(settings)} -->")
+    lines.extend(f"<!-- {_comment(c)} -->" for c in header_comments(system, settings, signature))
     lines.append(f'<results run="{_attr(run_id)}">')
     for r in cleaned:
         lines.append(f'<result number="{_attr(r.topic_id)}">')
