@@ -154,3 +154,24 @@ def test_evaluation_reads_only_formats_from_bolt():
         if bad:
             wrong[m] = bad
     assert wrong == {}
+
+
+def _imports_of(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_installed_packages_never_import_the_fitting_code():
+    """``fitting/`` (the assessor's fits) lives in the repository only: an installed toolkit that
+    imported it would fail on a user's machine."""
+    leaks = {str(p.relative_to(REPO)): sorted(n for n in _imports_of(p) if n == "fitting" or n.startswith("fitting."))
+             for pkg in PACKAGES for p in (REPO / pkg).rglob("*.py")}
+    assert {p: ns for p, ns in leaks.items() if ns} == {}
+    # the rule can fail: the benchmarks do import it
+    assert any(n == "fitting" or n.startswith("fitting.") for p in (REPO / "scripts").rglob("*.py")
+               for n in _imports_of(p))
