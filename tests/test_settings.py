@@ -103,29 +103,16 @@ EFFECTS: dict[str, tuple[object, dict]] = {
 def _trace(searcher, query: str = QUERY, **config) -> dict:
     """What each of the system's stages returns for ``query`` (main's records; a reference
     system's bullets), the embeddings aside."""
-    from bolt.pipeline.main.bullets import bullets
-    from bolt.pipeline.main.candidates import find_candidates
-    from bolt.pipeline.main.scores import score
-    from bolt.pipeline.main.selection import clustering, select
-    from bolt.pipeline.main.sentences import sentence_evidence, similarity
-    from bolt.pipeline.main.threads import expand, thread_evidence
     from bolt.pipeline.run import make_distiller
     from bolt.pipeline import SystemConfig
 
     d = make_distiller("", SystemConfig(**config), searcher=searcher)
     if d.config.name != "main":
         return {"bullets": d.distill(query)}
-    cands = find_candidates(d, query)
-    threads = thread_evidence(d, cands)
-    sents = d.sentences(expand(d, list(cands.posts), dict(threads.relevance)), questions=not d.config.drop_questions)
-    ev = sentence_evidence(d, query, cands.plan, sents)
-    sim = similarity(d, cands, ev, threads.relevance)
-    sc = score(d, cands.plan, ev, sim, threads.relevance, cands.sweep)
-    cl = clustering(d, ev, sim, sc)
-    sel = select(d, cands, threads, ev, sc, cl)
-    return {"candidates": cands, "relevance": threads.relevance, "gate": threads.gate.thread_evidence,
-            "sentences": ev, "semantic": sim.semantic, "scores": sc, "clusters": cl, "selection": sel,
-            "bullets": bullets(d, sel)}
+    tr = d.system.trace(query)
+    return {"candidates": tr.candidates, "relevance": tr.threads.relevance, "gate": tr.threads.gate.thread_evidence,
+            "sentences": tr.sentences, "semantic": tr.similarity.semantic, "scores": tr.scores,
+            "clusters": tr.clusters, "selection": tr.selection, "bullets": list(tr.bullets)}
 
 
 # Settings whose effect a test elsewhere observes (on a collection made for it), and that test's file.

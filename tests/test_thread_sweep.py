@@ -167,20 +167,10 @@ def test_no_sweep_when_the_answer_is_in_another_language(searcher):
 
 
 def _stages(d, query: str) -> SimpleNamespace:
-    """main's stages up to the clusters (as ``MainSystem.distill`` runs them), kept for inspection."""
-    from bolt.pipeline.main.candidates import find_candidates
-    from bolt.pipeline.main.scores import score
-    from bolt.pipeline.main.selection import clustering
-    from bolt.pipeline.main.sentences import sentence_evidence, similarity
-    from bolt.pipeline.main.threads import expand, thread_evidence
-
-    cands = find_candidates(d, query)
-    threads = thread_evidence(d, cands)
-    sents = d.sentences(expand(d, list(cands.posts), dict(threads.relevance)), questions=not d.config.drop_questions)
-    ev = sentence_evidence(d, query, cands.plan, sents)
-    sim = similarity(d, cands, ev, threads.relevance)
-    sc = score(d, cands.plan, ev, sim, threads.relevance, cands.sweep)
-    return SimpleNamespace(cands=cands, threads=threads, ev=ev, sim=sim, sc=sc, cl=clustering(d, ev, sim, sc))
+    """main's stages up to the clusters (``MainSystem.trace``), under the names the tests read."""
+    tr = d.system.trace(query)
+    return SimpleNamespace(cands=tr.candidates, threads=tr.threads, ev=tr.sentences, sim=tr.similarity,
+                           sc=tr.scores, cl=tr.clusters)
 
 
 def test_xl_sweep_read_reads_the_swept_sentences_with_the_encoder(searcher):

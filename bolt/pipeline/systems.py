@@ -185,11 +185,16 @@ class Distiller:
         return self.translator(s.text, s.lang)
 
     # -- systems -------------------------------------------------------------------------------
-    def distill(self, query: str) -> list[DistilledBullet]:
-        """Run the configured system (one class per system: :data:`SYSTEM_CLASSES`) on one query."""
+    @property
+    def system(self):
+        """The configured system (one class per system: :data:`SYSTEM_CLASSES`), made once."""
         if self._system is None:
             self._system = SYSTEM_CLASSES[self.config.name](self)
-        return self._system.distill(query)
+        return self._system
+
+    def distill(self, query: str) -> list[DistilledBullet]:
+        """Run the configured system on one query."""
+        return self.system.distill(query)
 
 
 def plan_without(plan: QueryPlan, lang: str) -> QueryPlan:

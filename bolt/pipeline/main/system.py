@@ -1,13 +1,31 @@
 """``main`` as the list of its stages (:mod:`bolt.pipeline.main` describes each)."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from bolt.pipeline.main.bullets import bullets
 from bolt.pipeline.main.candidates import find_candidates
 from bolt.pipeline.main.scores import score
 from bolt.pipeline.main.selection import clustering, select
 from bolt.pipeline.main.sentences import sentence_evidence, similarity
 from bolt.pipeline.main.threads import expand, thread_evidence
+from bolt.pipeline.main.records import (Clustering, Selection, SentenceScores, SentenceSimilarity,
+                                        ThreadEvidence, TopicCandidates, TopicSentences)
 from bolt.pipeline.systems import SYSTEM_CLASSES, DistilledBullet, Distiller
+
+
+class Trace(NamedTuple):
+    """Every stage's record for one topic, in stage order (None from the first stage that had nothing
+    to work on): what ``distill`` made its bullets from, for tests and for reading a topic closely."""
+
+    candidates: TopicCandidates
+    threads: ThreadEvidence
+    sentences: TopicSentences | None = None
+    similarity: SentenceSimilarity | None = None
+    scores: SentenceScores | None = None
+    clusters: Clustering | None = None
+    selection: Selection | None = None
+    bullets: tuple[DistilledBullet, ...] = ()
 
 
 class MainSystem:
@@ -20,6 +38,10 @@ class MainSystem:
         self.collect: list | None = None
 
     def distill(self, query: str) -> list[DistilledBullet]:
+        """One topic through main's stages (:meth:`trace`), its bullets."""
+        return list(self.trace(query).bullets)
+
+    def trace(self, query: str) -> Trace:
         """One topic through main's stages, each a function of the records before it."""
         d = self.d
         cands = find_candidates(d, query)
@@ -28,11 +50,12 @@ class MainSystem:
                             questions=not d.config.drop_questions)
         ev = sentence_evidence(d, query, cands.plan, sents) if sents else None
         if ev is None:
-            return []
+            return Trace(cands, threads)
         sim = similarity(d, cands, ev, threads.relevance)
         sc = score(d, cands.plan, ev, sim, threads.relevance, cands.sweep, self.collect)
         cl = clustering(d, ev, sim, sc)
-        return bullets(d, select(d, cands, threads, ev, sc, cl))
+        sel = select(d, cands, threads, ev, sc, cl)
+        return Trace(cands, threads, ev, sim, sc, cl, sel, tuple(bullets(d, sel)))
 
 
 SYSTEM_CLASSES["main"] = MainSystem
