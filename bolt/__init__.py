@@ -1,3 +1,3 @@
 """The BOLT distillation system: topic and submission formats, the pipeline, the ``bolt`` CLI."""
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"

@@ -156,7 +156,7 @@ def test_judge_in_the_browser(browser, tmp_path, capsys):
         [len(t.facets) for t in read_topics(TOPICS) if t.topic_id != TOPIC]
     capsys.readouterr()
     assert main(["score", str(runs["alpha"]), str(runs["beta"]), "--topics", str(out.with_name("ann.topics.xml")),
-                 "--judgments", str(out), "--json"]) == 0
+                 "--judgments", str(out), "--corpus", str(CORPUS), "--json"]) == 0
     scores = json.loads(capsys.readouterr().out)
     assert set(scores["runs"]) == {"alpha", "beta"}
     assert all(0 <= r["mean"]["F_c"] <= 1 for r in scores["runs"].values())

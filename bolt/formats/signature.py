@@ -2,7 +2,7 @@
 
 Modelled on sacrebleu's signature: ``key:value`` fields joined by ``|``, in a fixed order, the
 toolkit version last, e.g. ``system:main|settings:main|embed:all-MiniLM-L6-v2@cd0b9f744409#1f0c…|…|
-version:0.1.0``. A model's or a data file's value is ``ID#HASH``: its id and the short sha256 of
+version:1.0.0``. A model's or a data file's value is ``ID#HASH``: its id and the short sha256 of
 its bytes, so two runs that name the same model but read other weights have other signatures.
 
 The record lives with the file formats (not with the code that computes it, ``bolt.provenance``)

@@ -6,7 +6,7 @@ XML reader skips (runs written before the signature existed stay valid and reada
 
     <!-- system: main -->
     <!-- settings: main index=sample.index topics=12 model=all-MiniLM-L6-v2@cd0b9f744409 -->
-    <!-- signature: system:main|settings:main|...|version:0.1.0 -->
+    <!-- signature: system:main|settings:main|...|version:1.0.0 -->
     <results run="sample-main">
 
 The header is read from the file's first bytes only, apart from the parser, which drops comments.
