@@ -25,7 +25,7 @@ import hashlib
 import json
 import subprocess
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Iterable
 
 from bolt import __version__
 from bolt.formats.signature import Signature
@@ -91,17 +91,6 @@ def _package_version(name: str) -> str | None:
         return None
 
 
-def flat_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """A config's settings with any nested section's keys brought to the top level."""
-    out: dict[str, Any] = {}
-    for k, v in settings.items():
-        if isinstance(v, Mapping):
-            out.update(flat_settings(v))
-        else:
-            out[k] = v
-    return out
-
-
 def settings_hash(cfg) -> str:
     """The short sha256 of every setting's value, defaults included: ``repr`` leaves defaults out,
     so a default that changes between versions changes this and not ``settings``."""
@@ -109,38 +98,39 @@ def settings_hash(cfg) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_CHARS]
 
 
+def _encoder_field(name: str) -> str:
+    """``ID#HASH`` of the multilingual encoder ``name``."""
+    from indexing.models import multilingual
+
+    return f"{multilingual.model_id(name)}#{files_hash(multilingual.weight_files(name))}"
+
+
 def model_fields(cfg) -> list[tuple[str, str]]:
     """``(key, "ID#HASH")`` for each model the system ``cfg`` reads."""
-    s = flat_settings(cfg.settings())
     out: list[tuple[str, str]] = []
     if cfg.name == "main":
         from indexing.errors import RuntimeUnavailable
         from indexing.models import embedding
 
         try:
-            ident = embedding.model_id(s.get("model"))
+            ident = embedding.model_id(cfg.model)
         except RuntimeUnavailable:  # the model is not installed: the run will say so; the signature names it
-            ident = str(s.get("model") or embedding.DEFAULT_MODEL)
-        out.append(("embed", f"{ident}#{files_hash(embedding.weight_files(s.get('model')))}"))
-        xl = s.get("xl_encoder")
-        if xl:
-            from indexing.models import multilingual
-
-            out.append(("xl-encoder", f"{multilingual.model_id(xl)}#{files_hash(multilingual.weight_files(xl))}"))
-            sweep = s.get("xl_sweep_encoder") or xl
-            if s.get("xl_sweep", 0) and sweep != xl:
-                out.append(("sweep-encoder",
-                            f"{multilingual.model_id(sweep)}#{files_hash(multilingual.weight_files(sweep))}"))
-        if s.get("ranker"):
+            ident = str(cfg.model or embedding.DEFAULT_MODEL)
+        out.append(("embed", f"{ident}#{files_hash(embedding.weight_files(cfg.model))}"))
+        if cfg.xl_encoder:
+            out.append(("xl-encoder", _encoder_field(cfg.xl_encoder)))
+            if cfg.xl_sweep and cfg.sweep_encoder() != cfg.xl_encoder:
+                out.append(("sweep-encoder", _encoder_field(cfg.sweep_encoder())))
+        if cfg.ranker:
             from bolt.pipeline.ranker import model_path
 
-            out.append(("ranker", f"{s['ranker']}#{files_hash([model_path(s['ranker'])])}"))
+            out.append(("ranker", f"{cfg.ranker}#{files_hash([model_path(cfg.ranker)])}"))
     return out
 
 
 def lexicon_fields(cfg) -> list[tuple[str, str]]:
     """``(key, "ID#HASH")`` for each lexicon the query's translation reads (none without it)."""
-    if not flat_settings(cfg.settings()).get("translate", True):
+    if not cfg.translate:
         return []
     from bolt import lexicon
 
