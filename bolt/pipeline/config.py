@@ -140,7 +140,6 @@ class SystemConfig:
     arz_window: int = setting(1, "output", "clauses that follow an Arabic bullet's clause joined to it", 0)
     xl_dense: int = setting(5, "cross-language", "threads nearest the query by the encoder joining each dense language (0: off)", 0)
     xl_dense_langs: str = setting("arz", "cross-language", "the languages xl_dense searches", kind=LANGS)
-    xl_dense_max_threads: int = setting(2000, "cross-language", "a language with more threads is neither searched nor swept", 0)
     xl_sweep: int = setting(5, "cross-language", "best swept threads joining the candidates (0: off)", 0)
     xl_sweep_langs: str = setting("cmn", "cross-language", "the languages whose every thread the sweep scores", kind=LANGS)
     xl_sweep_encoder: str | None = setting("e5-small", "cross-language", "the sweep's encoder (None: xl_encoder)", kind=ENCODER)

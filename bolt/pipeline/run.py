@@ -67,7 +67,9 @@ def run_topics(topics: Iterable, distiller: Distiller, progress: bool = True) ->
 
 def make_distiller(index_dir: str, config: SystemConfig, searcher=None):
     """Open the index (and its thread store) and build the distiller for ``config``."""
+    from bolt.vectors.needs import check_vectors
     from indexing.search import open_index
 
+    check_vectors(index_dir, config)
     searcher = searcher or open_index(index_dir)
     return Distiller(searcher, searcher.corpus, config, translator=load_translator(config.translator))

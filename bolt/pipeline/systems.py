@@ -12,6 +12,7 @@ import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from bolt.pipeline.candidates import CandidatePost, Sentence, candidate_posts, post_sentences
@@ -56,8 +57,32 @@ class Distiller:
         self._thread_cache = thread_cache
         self._system = None
         self._names: dict | None = None
+        self._tables: dict | None = None
+        self._stored: dict = {}
         langs = tuple(getattr(searcher, "langs", None) or LANG_ORDER)
         self.langs = tuple(lg for lg in LANG_ORDER if lg in langs) + tuple(sorted(set(langs) - set(LANG_ORDER)))
+
+    def with_vectors(self, encoder, key: str):
+        """``encoder`` reading the index's table ``key`` first when the index has one
+        (:class:`indexing.vectors.stored.StoredEncoder`), else ``encoder`` itself (threads held in memory)."""
+        if self._tables is None:
+            from indexing.vectors.table import open_tables
+
+            store = getattr(self.corpus, "store", None)
+            self._tables = open_tables(Path(store.path).parent) if hasattr(store, "raw_texts") else {}
+        table = self._tables.get(key)
+        if table is None:
+            return encoder
+        if key not in self._stored:
+            from indexing.vectors.stored import StoredEncoder
+
+            self._stored[key] = StoredEncoder(encoder, table)
+        return self._stored[key]
+
+    @property
+    def encoded_here(self) -> int:
+        """How many distinct texts the stages encoded in this process beyond the index's vectors."""
+        return sum(s.encoded for s in self._stored.values())
 
     @contextmanager
     def stage(self, name: str):

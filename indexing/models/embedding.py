@@ -92,13 +92,25 @@ class Embedder:
 
         todo = list(dict.fromkeys(t for t in texts if t not in self._cache))
         if todo:
-            vecs = self.model.encode(todo, batch_size=self.batch_size, normalize_embeddings=True,
-                                     convert_to_numpy=True, show_progress_bar=False)
-            for t, v in zip(todo, vecs):
+            for t, v in zip(todo, self.encode_batch(todo)):
                 self._cache[t] = v
         if not texts:
             return np.zeros((0, self.dimension), dtype="float32")
         return np.stack([self._cache[t] for t in texts])
+
+    def encode_batch(self, texts: Sequence[str]) -> "np.ndarray":
+        """Normalised embeddings of ``texts`` (in batches of ``batch_size``), without the cache: what
+        an index's vectors are made of."""
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dimension), dtype="float32")
+        return np.asarray(self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                                            convert_to_numpy=True, show_progress_bar=False), dtype="float32")
+
+    def encode_query(self, query: str) -> "np.ndarray":
+        """The vector of a search query (the model is symmetric: the same as :meth:`encode`)."""
+        return self.encode([query])[0]
 
     @property
     def dimension(self) -> int:

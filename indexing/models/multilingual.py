@@ -122,15 +122,24 @@ class MultilingualEncoder:
 
         todo = list(dict.fromkeys(t for t in texts if (is_query, t) not in self._cache))
         if todo:
-            vecs = np.asarray(self._embed([normalise(t) for t in todo], is_query), dtype="float32").reshape(len(todo), -1)
-            if self.centre is not None:
-                vecs = vecs - self.centre
-            norms = np.linalg.norm(vecs, axis=1, keepdims=True)
-            vecs = vecs / np.where(norms == 0, 1, norms)
-            self._cache.update(((is_query, t), v) for t, v in zip(todo, vecs))
+            self._cache.update(((is_query, t), v) for t, v in zip(todo, self.encode_batch(todo, is_query)))
         if not texts:
             return np.zeros((0, DIMENSIONS[self.name]), dtype="float32")
         return np.stack([self._cache[(is_query, t)] for t in texts])
+
+    def encode_batch(self, texts: Sequence[str], is_query: bool = False) -> "np.ndarray":
+        """Centred (when the model has a centre), L2-normalised rows of ``texts`` encoded as one batch,
+        without the cache: what an index's vectors are made of (the batch is part of the result:
+        a text's last bits depend on what it is encoded with)."""
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, DIMENSIONS[self.name]), dtype="float32")
+        vecs = np.asarray(self._embed([normalise(t) for t in texts], is_query), dtype="float32").reshape(len(texts), -1)
+        if self.centre is not None:
+            vecs = vecs - self.centre
+        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+        return vecs / np.where(norms == 0, 1, norms)
 
     def encode(self, texts: Sequence[str]) -> "np.ndarray":
         """L2-normalised rows, one per text (read as passages: what is searched); each distinct text is encoded once."""

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from bolt.pipeline.candidates import CandidatePost
 from bolt.pipeline.literal_focus import anchored_language, literal_tokens
-from bolt.pipeline.main.reading import (best_per_thread, sentence_cache_key, thread_candidates, thread_text,
-                                        top_threads, xl_encoder)
+from bolt.pipeline.main.reading import best_per_thread, thread_candidates, thread_text, top_threads, xl_encoder
 from bolt.pipeline.main.records import TopicCandidates
 from bolt.pipeline.systems import Distiller, plan_without
 
@@ -77,9 +76,9 @@ def join_dense(d: Distiller, query: str, posts: list[CandidatePost],
     for lang in d.langs:
         if lang not in searched or lang in off:
             continue
-        with d.stage("embed"):  # none when the language has too many threads (``xl_dense_max_threads``)
+        with d.stage("embed"):
             near = nearest_threads(query, lang, cfg.xl_dense, d.corpus, lambda t: thread_text(d, t, lang),
-                                   xl_encoder(d), repr(cfg.clause_limits()), cfg.xl_dense_max_threads)
+                                   xl_encoder(d))
         if not near or near[0][1] <= 0:
             continue
         rank = sum(1 for p in posts if p.lang == lang)
@@ -97,23 +96,23 @@ def join_sweep(d: Distiller, query: str, posts: list[CandidatePost], lang: str,
     """``xl_sweep``, in the language of the answer (``lang``, one of ``xl_sweep_langs``: the language
     whose best thread the encoder puts nearest the query, or the only language of the candidates;
     the encoder is trusted to rank threads there only, as for sentences): every thread of it
-    (at most ``xl_dense_max_threads``) scored by :func:`bolt.pipeline.dense.sweep_scores`; every post
-    of the ``xl_sweep`` best that retrieval missed joins the candidates with its score relative to
-    the best as retrieval score. Returns the posts, the scores and the threads swept; with ``join``
-    False none joins (the candidates are the ``lang_anchor`` threads: the sweep only orders them)."""
-    from bolt.pipeline.dense import language_threads, sweep_scores
+    scored by :func:`bolt.pipeline.dense.language_sweep` (from the index's vectors; through the
+    language's approximate index when it has one); every post of the ``xl_sweep`` best that
+    retrieval missed joins the candidates with its score relative to the best as retrieval score.
+    Returns the posts, the scores and the threads swept; with ``join`` False none joins (the
+    candidates are the ``lang_anchor`` threads: the sweep only orders them)."""
+    from bolt.pipeline.dense import language_sweep
     from bolt.pipeline.sweep_weights import sweep_weights_for
 
     cfg = d.config
-    ids = language_threads(d.corpus, lang)
-    if not ids or len(ids) > cfg.xl_dense_max_threads:
-        return list(posts), {}, set()
     _, best = best_per_thread(posts)
     encoder = cfg.sweep_encoder()
     with d.stage("embed"):
-        scores = sweep_scores(query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
-                              lambda t: [s.text for s in d.thread_sentences(t, lang)], best,
-                              xl_encoder(d, encoder), sentence_cache_key(d, encoder), sweep_weights_for(encoder))
+        scores = language_sweep(query, lang, d.corpus, lambda t: getattr(d.thread(t), "headline", "") or "",
+                                lambda t: [s.text for s in d.thread_sentences(t, lang)], best,
+                                xl_encoder(d, encoder), sweep_weights_for(encoder))
+    if not scores:
+        return list(posts), {}, set()
     if not join:
         return list(posts), scores, set()
     have = {p.thread for p in posts}

@@ -16,26 +16,21 @@ def is_embedded(lang: str) -> bool:
 
 
 def embedder(d: Distiller):
-    """The sentence-transformers model of ``model`` (English sentences and threads)."""
+    """The sentence-transformers model of ``model`` (English sentences and threads), reading the
+    index's vectors of it when there are some."""
     from indexing.models.embedding import get_embedder
+    from bolt.vectors.needs import embedding_spec
 
-    return get_embedder(d.config.model)
+    return d.with_vectors(get_embedder(d.config.model), embedding_spec(d.config).key)
 
 
 def xl_encoder(d: Distiller, name: str | None = None):
-    """The multilingual encoder ``name`` (default ``xl_encoder``), loaded once per process."""
+    """The multilingual encoder ``name`` (default ``xl_encoder``), loaded once per process, reading
+    the index's vectors of it when there are some."""
     from indexing.models.multilingual import get_encoder
 
-    return get_encoder(name or d.config.xl_encoder)
-
-
-def sentence_cache_key(d: Distiller, encoder: str | None = None) -> tuple:
-    """What per-process sentence vectors are kept by (store file, encoder: ``xl_encoder`` unless
-    named, clause settings); () for threads held in memory."""
-    from bolt.pipeline.dense import store_path
-
-    store = store_path(d.corpus)
-    return (store, encoder or d.config.xl_encoder, repr(d.config.clause_limits())) if store is not None else ()
+    name = name or d.config.xl_encoder
+    return d.with_vectors(get_encoder(name), name)
 
 
 def thread_text(d: Distiller, thread_id: str, lang: str) -> str:

@@ -1,0 +1,148 @@
+"""``bolt index --add-vectors``: encode once what a system's encoders read, and store it with the index.
+
+Every thread is read once; its units (headline, what it is about, sentences: cut exactly as the
+system cuts them, by :class:`bolt.pipeline.systems.Distiller`) go into one table per encoder
+(:mod:`indexing.vectors.table`). A text already in the encoder's table (or in ``reuse``: the tables
+of an earlier build) is not encoded again, so adding threads encodes only the new ones. A language
+with more than ``ann_min_rows`` sentences also gets an approximate index (:mod:`indexing.vectors.ann`).
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bolt.vectors.needs import index_digest, needed, text_settings
+from indexing.vectors.ann import EXACT_MAX_ROWS
+from indexing.vectors.encode import BATCH, EncoderSpec, encode_texts, tqdm_progress
+from indexing.vectors.table import TablePlan, VectorTable, open_tables, write_table
+
+LANG_ORDER = ("eng", "arz", "cmn")
+
+
+def thread_units(d, thread_id: str, lang: str, kinds: tuple[str, ...]) -> list[tuple[str, str]]:
+    """A thread's ``(kind, text)`` units, in row order: headline, what it is about, its sentences."""
+    from bolt.pipeline.main.reading import thread_text
+
+    th = d.thread(thread_id)
+    out: list[tuple[str, str]] = []
+    if "headline" in kinds:
+        out.append(("headline", getattr(th, "headline", "") or ""))
+    if "about" in kinds:
+        out.append(("about", thread_text(d, thread_id, lang)))
+    if "sentence" in kinds:
+        out.extend(("sentence", s.text) for s in d.thread_sentences(thread_id, lang))
+    return out
+
+
+def plan_tables(d, store, need: dict[EncoderSpec, dict[str, tuple[str, ...]]], progress: bool) -> dict[EncoderSpec, TablePlan]:
+    """Read every thread the encoders need once and lay out each encoder's rows."""
+    plans = {spec: TablePlan() for spec in need}
+    langs = sorted({lg for per in need.values() for lg in per}, key=lambda lg: (LANG_ORDER + (lg,)).index(lg))
+    listing = [(lang, store.ids(lang)) for lang in langs]
+    update, close = tqdm_progress(sum(len(ids) for _, ids in listing), "reading threads", progress, " threads")
+    try:
+        for lang, ids in listing:
+            specs = [s for s in need if lang in need[s]]
+            for tid in ids:
+                for spec in specs:
+                    plans[spec].add(tid, lang, thread_units(d, tid, lang, need[spec][lang]))
+                if update:
+                    update(1)
+    finally:
+        close()
+    return plans
+
+
+def vectors_for(spec: EncoderSpec, plan: TablePlan, old: list[VectorTable], workers: int, address: str | None,
+                progress: bool) -> tuple[np.ndarray, int, float]:
+    """The plan's distinct vectors: from ``old`` tables of the same encoder when they hold the text,
+    else encoded; returns them, how many were encoded and the seconds encoding took."""
+    _, texts = plan.distinct()
+    vectors: np.ndarray | None = None
+    todo = np.ones(len(texts), dtype=bool)
+    for table in old:
+        at = table.find(texts)
+        hit = (at >= 0) & todo
+        if hit.any():
+            if vectors is None:
+                vectors = np.zeros((len(texts), table.vectors.shape[1]), dtype=np.float32)
+            vectors[hit] = table.vectors[at[hit]]
+            todo &= ~hit
+    idx = np.flatnonzero(todo)
+    t0 = time.perf_counter()
+    if len(idx):
+        update, close = tqdm_progress(len(idx), f"encoding ({spec.name})", progress)
+        try:
+            fresh = encode_texts(spec, [texts[i] for i in idx], workers=workers, address=address, progress=update)
+        finally:
+            close()
+        if vectors is None:
+            vectors = np.zeros((len(texts), fresh.shape[1]), dtype=np.float32)
+        vectors[idx] = fresh
+    if vectors is None:
+        vectors = np.zeros((0, 0), dtype=np.float32)
+    return vectors, len(idx), time.perf_counter() - t0
+
+
+def add_vectors(index_dir: str | Path, cfg, *, workers: int = 1, address: str | None = None,
+                progress: bool = True, ann_min_rows: int = EXACT_MAX_ROWS,
+                reuse: list[str | Path] = ()) -> dict[str, dict]:
+    """Encode and store the vectors ``cfg`` reads from the index at ``index_dir``; per encoder, what
+    its table holds and what encoding it cost (texts, encoded, seconds, texts/s)."""
+    from bolt.pipeline.systems import Distiller
+    from bolt.provenance import encoder_identity
+    from indexing.corpus import open_corpus
+    from indexing.manifest import read_manifest
+
+    index_dir = Path(index_dir)
+    need = needed(cfg, read_manifest(index_dir).get("counts", {}))
+    if not need:
+        return {}
+    corpus = open_corpus(index_dir=index_dir)
+    d = Distiller(None, corpus, cfg)
+    plans = plan_tables(d, corpus.store, need, progress)
+    digest, settings = index_digest(index_dir), text_settings(cfg)
+    report: dict[str, dict] = {}
+    for spec, plan in plans.items():
+        identity = encoder_identity(spec)
+        old = [t for t in (*open_tables(index_dir).values(), *(v for r in reuse for v in open_tables(r).values()))
+               if t.manifest.get("identity") == identity and t.manifest.get("settings") == settings]
+        vectors, encoded, seconds = vectors_for(spec, plan, old, workers, address, progress)
+        manifest = {"encoder": spec.name, "family": spec.family, "identity": identity, "index": digest,
+                    "settings": settings, "units": {lg: list(k) for lg, k in need[spec].items()},
+                    "batch": BATCH, "workers": max(1, workers) if not address else address,
+                    "encoded": encoded, "reused": len(plan.texts) - encoded, "encode_seconds": round(seconds, 2),
+                    "texts_per_second": round(encoded / seconds, 1) if encoded and seconds > 0 else None}
+        table_dir = index_dir / "vectors" / spec.key
+        written = write_table(table_dir, plan, vectors, manifest)
+        written["ann"] = build_ann(table_dir, need[spec], ann_min_rows, progress)
+        if written["ann"]:
+            from indexing.atomic import atomic_write_text
+            import json
+
+            atomic_write_text(table_dir / "manifest.json", json.dumps(written, indent=2, ensure_ascii=False) + "\n")
+        report[spec.key] = written
+    return report
+
+
+def build_ann(table_dir: Path, units: dict[str, tuple[str, ...]], min_rows: int, progress: bool) -> dict[str, dict]:
+    """The approximate index of each language with more than ``min_rows`` sentences."""
+    from indexing.vectors.ann import build
+
+    table = VectorTable(table_dir)
+    out: dict[str, dict] = {}
+    for lang, kinds in units.items():
+        if "sentence" not in kinds:
+            continue
+        _, rows = table.kind_rows(lang, "sentence")
+        if len(rows) <= min_rows or not len(rows):
+            continue
+        if progress:
+            print(f"vectors: approximate index of {len(rows)} {lang} sentences ({table.encoder})", file=sys.stderr)
+        t0 = time.perf_counter()
+        vecs = table.vectors[np.asarray(table.row_vec[rows])]
+        out[lang] = {**build(table_dir, lang, vecs, rows), "seconds": round(time.perf_counter() - t0, 2)}
+    return out

