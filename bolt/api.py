@@ -88,7 +88,8 @@ def run(index: PathLike, topics: "PathLike | Sequence[Topic]", system: "str | Sy
     """
     from bolt.formats.topics import read_topics
     from bolt.pipeline.run import make_distiller, run_topics
-    from bolt.provenance import system_signature
+    from bolt.provenance import system_signature, with_fields
+    from bolt.vectors.needs import vector_fields
     from indexing.encoding import resolve_policy
     from indexing.errors import ToolkitError
     from indexing.manifest import recorded_policy
@@ -101,8 +102,13 @@ def run(index: PathLike, topics: "PathLike | Sequence[Topic]", system: "str | Sy
     if note and on_note:
         on_note(note)
     topic_list = read_topics(topics) if isinstance(topics, (str, os.PathLike)) else list(topics)
-    results = run_topics(topic_list, make_distiller(str(index), cfg), progress=progress)
-    header = RunHeader(cfg.name, run_settings(cfg, index, len(topic_list), policy), system_signature(cfg))
+    distiller = make_distiller(str(index), cfg)
+    results = run_topics(topic_list, distiller, progress=progress)
+    if distiller.encoded_here and on_note:
+        on_note(f"encoded {distiller.encoded_here} texts the index's vectors lack (its sentences are cut as this "
+                "system cuts them, so this should be none; rebuild them with 'bolt index --add-vectors')")
+    header = RunHeader(cfg.name, run_settings(cfg, index, len(topic_list), policy),
+                       with_fields(system_signature(cfg), vector_fields(index, cfg)))
     return Run(run_id or cfg.name, "", {r.topic_id: r for r in results}, header)
 
 

@@ -159,3 +159,10 @@ def system_signature(cfg) -> Signature:
               *model_fields(cfg), *lexicon_fields(cfg),
               ("commit", git_commit()), ("version", __version__)]
     return Signature(tuple(fields))
+
+
+def with_fields(sig: Signature, extra: list[tuple[str, str]]) -> Signature:
+    """``sig`` with ``extra`` fields before its commit and version (what a run adds: the index's vectors)."""
+    tail = [f for f in sig.fields if f[0] in ("commit", "version")]
+    head = [f for f in sig.fields if f[0] not in ("commit", "version")]
+    return Signature(tuple(head + list(extra) + tail))

@@ -122,18 +122,26 @@ def cedict_path() -> Path | None:
 
 
 @functools.lru_cache(maxsize=1)
-def _jieba_freq() -> Mapping[str, int]:
+def _jieba_dict() -> list[Path]:
+    """jieba's dictionary file (its word frequencies), or none when jieba is not installed."""
     try:
         import importlib.util
 
         spec = importlib.util.find_spec("jieba")
     except (ImportError, ValueError):
-        return {}
+        return []
     if spec is None or not spec.submodule_search_locations:
-        return {}
+        return []
     p = Path(list(spec.submodule_search_locations)[0]) / "dict.txt"
-    if not p.exists():
+    return [p] if p.exists() else []
+
+
+@functools.lru_cache(maxsize=1)
+def _jieba_freq() -> Mapping[str, int]:
+    found = _jieba_dict()
+    if not found:
         return {}
+    p = found[0]
     freq: dict[str, int] = {}
     with p.open(encoding="utf-8") as fh:
         for line in fh:
@@ -207,6 +215,13 @@ def chinese_lexicon() -> Mapping[str, tuple[str, ...]]:
     path = cedict_path()
     if path is None:
         return {}
+    from bolt.lexicon.cache import cached_table
+
+    return cached_table("cmn-lexicon", [path, *_jieba_dict()], lambda: _build_chinese(path))
+
+
+def _build_chinese(path: Path) -> dict[str, tuple[str, ...]]:
+    """:func:`chinese_lexicon`'s table, built from CC-CEDICT at ``path`` and jieba's frequencies."""
     freq = _jieba_freq()
     cands: dict[str, dict[str, float]] = {}
     trads: dict[tuple[str, str], list[str]] = {}  # (key, simplified) -> traditional headwords glossed by key

