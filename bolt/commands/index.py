@@ -44,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     vectors.add_argument("--workers", type=int, default=1, metavar="N",
                          help="encode on N local Ray workers (same vectors, byte for byte, whatever N)")
     vectors.add_argument("--ray-address", metavar="ADDR", help="encode on the running Ray cluster at ADDR")
+    vectors.add_argument("--vectors-from", action="append", default=[], metavar="DIR",
+                         help="reuse the vectors of another index DIR (same encoder and settings) for texts it holds")
     vectors.add_argument("--ann-min-rows", type=int, metavar="N",
                          help="give a language with more than N sentences an approximate index "
                               "(default 200000; 0: every language)")
@@ -99,7 +101,8 @@ def add_vectors_to(args: argparse.Namespace, index_dir: str, reuse=()) -> dict:
 
     min_rows = EXACT_MAX_ROWS if args.ann_min_rows is None else args.ann_min_rows
     return add_vectors(index_dir, api.config(args.system), workers=args.workers, address=args.ray_address,
-                       progress=show_progress(args) and not args.json, ann_min_rows=min_rows, reuse=list(reuse))
+                       progress=show_progress(args) and not args.json, ann_min_rows=min_rows,
+                       reuse=[*reuse, *args.vectors_from])
 
 
 @contextlib.contextmanager
