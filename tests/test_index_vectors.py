@@ -54,6 +54,16 @@ def test_best3_is_the_mean_of_each_threads_three_highest_cosines():
     assert counts.tolist() == [4, 0, 1]
 
 
+def test_top_k_is_the_full_sort_best_first_ties_by_id():
+    from bolt.pipeline.dense import top_k
+
+    ids = ["d", "a", "c", "b", "e"]
+    sims = np.array([0.5, 0.9, 0.5, 0.5, 0.1], dtype=np.float32)
+    # 0.9 first, then the three tied at 0.5 by id: b, c (d is the fourth, cut at k=3)
+    assert [t for t, _ in top_k(ids, sims, 3)] == ["a", "b", "c"]
+    assert [t for t, _ in top_k(ids, sims, 10)] == ["a", "b", "c", "d", "e"] and top_k(ids, sims, 0) == []
+
+
 def test_the_tables_hold_what_main_reads(indexed):
     _, index_dir, report = indexed
     from indexing.vectors.table import open_tables
