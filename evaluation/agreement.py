@@ -139,9 +139,10 @@ def _support_pairs(a, b, keys) -> tuple[list, list, int]:
     return ra, rb, unmatched
 
 
-def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
-              keys: Iterable[tuple[str, str, int]]) -> dict[str, dict[str, float]]:
-    """Mean R_n, P_n and F_GD per run from one judgment file (the one call into the scorer).
+def topic_scores(topics: Sequence[Any], judgments: Sequence["Judgment"],
+                 keys: Iterable[tuple[str, str, int]]) -> dict[str, dict[str, dict[str, float]]]:
+    """R_n, P_n and F_GD per run and topic (every topic of ``topics``; one the run does not answer
+    scores 0) from one judgment file (the one call into the scorer).
 
     The runs are rebuilt from the judgment keys (the scorer reads only run ids and bullet order
     for these metrics), so every bullet either file judged exists in both scorings; a bullet one
@@ -165,7 +166,15 @@ def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
     given = JudgmentSet(path="<judgments>", header=None, judgments=tuple(judgments), sha256=None)
     # Both files are scored alike with the offsets standing for the posts: a comparison, not a published score.
     rep = score(runs, topics, [given], unit_of=lambda thread, offset: None)
-    return {r: {m: rep.means[r][m] for m in AGREEMENT_METRICS} for r in rep.means}
+    return {r: {t: {m: s[m] for m in AGREEMENT_METRICS} for t, s in by_t.items()} for r, by_t in rep.topics.items()}
+
+
+def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
+              keys: Iterable[tuple[str, str, int]]) -> dict[str, dict[str, float]]:
+    """Mean R_n, P_n and F_GD per run over every topic of ``topics`` (:func:`topic_scores`)."""
+    per = topic_scores(topics, judgments, keys)
+    return {r: {m: sum(s[m] for s in by_t.values()) / len(by_t) for m in AGREEMENT_METRICS}
+            for r, by_t in per.items() if by_t}
 
 
 def judgment_agreement(a: Sequence["Judgment"], b: Sequence["Judgment"],

@@ -27,7 +27,7 @@ import time
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from evaluation.assessment.config import ASSESSOR_VERSION, DECISIONS, RULES, AssessorConfig
-from evaluation.assessment.crosslingual import Features, cross_features, cross_matches
+from evaluation.assessment.crosslingual import Features, cross_features, cross_matches, cross_probabilities
 from evaluation.assessment.judging import Judge
 from evaluation.assessment.overlap import match_overlap
 from evaluation.assessment.records import AssessStats, Pending, Ref, TopicPrep
@@ -218,6 +218,7 @@ class Assessor:
             units = list(prep.xunits)
             for u, row in zip(units, self.cross_features(prep, units)):
                 prep.xmatches[u] = cross_matches(model, script_lang(u), self.config.crosslingual_threshold, row)
+                prep.probabilities[u] = cross_probabilities(model, script_lang(u), row)
         self.stats.crosslingual_seconds += time.perf_counter() - t0
 
     def assess(self, runs: Iterable["Run"]) -> Iterator[Judgment]:
