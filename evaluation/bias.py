@@ -9,6 +9,7 @@ recall low). Items of one topic share texts and judges, so the intervals resampl
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
@@ -21,14 +22,16 @@ def topic_bootstrap(n_topics: int, statistic: Callable[[np.ndarray], np.ndarray]
                     replicates: int = REPLICATES, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval of ``statistic(topic indices)`` (a vector) over topic resamples; with
     fewer than two topics the interval is the point."""
-    from scipy.stats import bootstrap
+    from scipy.stats import DegenerateDataWarning, bootstrap
 
     point = np.atleast_1d(np.asarray(statistic(np.arange(n_topics)), dtype=float))
     if n_topics < 2:
         return point, point
-    res = bootstrap((np.arange(n_topics),), lambda i: np.atleast_1d(statistic(np.asarray(i, dtype=int))),
-                    vectorized=False, n_resamples=replicates, confidence_level=level, method="percentile",
-                    random_state=seed)
+    with warnings.catch_warnings():  # a constant statistic (every resample equal) is not a problem here
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = bootstrap((np.arange(n_topics),), lambda i: np.atleast_1d(statistic(np.asarray(i, dtype=int))),
+                        vectorized=False, n_resamples=replicates, confidence_level=level, method="percentile",
+                        random_state=seed)
     lo, hi = (np.atleast_1d(np.asarray(x, dtype=float)) for x in (res.confidence_interval.low,
                                                                    res.confidence_interval.high))
     return np.where(np.isnan(lo), point, lo), np.where(np.isnan(hi), point, hi)

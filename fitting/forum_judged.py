@@ -74,16 +74,17 @@ def runs_of(judgments: Sequence) -> list:
 
 
 def machine_judgments(s: JudgedSet, workdir: Path) -> list:
-    """The assessor's judgments of the set's careful bullets (cached in ``workdir``)."""
+    """The assessor's judgments of the set's careful bullets at the models' own thresholds (cached in
+    ``workdir``); every judgment keeps each facet's probability."""
     from bolt.formats.topics import read_topics
-    from evaluation.assessor import Assessor
+    from evaluation.assessor import Assessor, AssessorConfig
     from evaluation.judgments import read_judgments, write_judgments
     from indexing.corpus import open_corpus
 
     out = workdir / f"{s.name}.auto.jsonl"
     if not out.exists():
         corpus = open_corpus(paths=[str(p) for p in s.corpora], encoding_errors=s.encoding_errors)
-        a = Assessor(read_topics(s.topics), corpus)
+        a = Assessor(read_topics(s.topics), corpus, AssessorConfig(operating_point="model"))
         write_judgments(a.assess(runs_of(careful_judgments(s))), out, a.header())
     return read_judgments(out)
 
