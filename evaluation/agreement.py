@@ -150,7 +150,7 @@ def topic_scores(topics: Sequence[Any], judgments: Sequence["Judgment"],
     from types import SimpleNamespace
 
     from evaluation.judgments import JudgmentSet
-    from evaluation.api import score
+    from evaluation.scoring import build_stats, choose_metrics, topic_scores as per_topic
 
     shape: dict[str, dict[str, int]] = {}
     for topic, run, bullet in keys:
@@ -164,8 +164,10 @@ def topic_scores(topics: Sequence[Any], judgments: Sequence["Judgment"],
             for r, by_topic in sorted(shape.items())]
     given = JudgmentSet(path="<judgments>", header=None, judgments=tuple(judgments), sha256=None)
     # Both files are scored alike with the offsets standing for the posts: a comparison, not a published score.
-    rep = score(runs, topics, [given], unit_of=lambda thread, offset: None)
-    return {r: {t: {m: s[m] for m in AGREEMENT_METRICS} for t, s in by_t.items()} for r, by_t in rep.topics.items()}
+    metrics = choose_metrics(only=list(AGREEMENT_METRICS))
+    table = build_stats(topics, runs, [given], unit_of=lambda thread, offset: None, metrics=metrics)
+    return {r: {t: {m: s[m] for m in AGREEMENT_METRICS} for t, s in by_t.items()}
+            for r, by_t in per_topic(table, metrics).items()}
 
 
 def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],

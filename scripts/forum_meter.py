@@ -64,7 +64,8 @@ def gather(workdir: Path):
 
 
 def per_board_abs_bias(c, thresholds: dict[str, float], boards: dict[str, str]) -> dict[str, dict]:
-    """Per board/site: topics and mean |per-run R_n bias| at the given per-topic thresholds."""
+    """Per board/site: topics, mean |per-run R_n bias|, and per run family the mean per-run R_n bias
+    (no interval: a board has few topics) at the given per-topic thresholds."""
     import numpy as np
 
     from fitting import forum_meter as fm
@@ -78,7 +79,11 @@ def per_board_abs_bias(c, thresholds: dict[str, float], boards: dict[str, str]) 
             if t in ts:
                 runs.setdefault(r, []).append(mac[i, 0] - car[i, 0])
         if runs:
-            out[b] = {"topics": len(ts), "abs_R_n_bias": round(float(np.mean([abs(np.mean(v)) for v in runs.values()])), 4)}
+            fams: dict[str, list[float]] = {}
+            for r, v in runs.items():
+                fams.setdefault(fm.family(r.split(":", 1)[1]), []).append(float(np.mean(v)))
+            out[b] = {"topics": len(ts), "abs_R_n_bias": round(float(np.mean([abs(np.mean(v)) for v in runs.values()])), 4),
+                      "R_n_bias": {f: round(float(np.mean(v)), 4) for f, v in sorted(fams.items())}}
     return out
 
 

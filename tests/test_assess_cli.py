@@ -63,7 +63,7 @@ def test_assess_writes_one_judgment_per_bullet_with_a_header(files, capsys):
                  "--corpus", str(files / "threads"), "--out", str(out), "--semantic-threshold", "0.55", "--quiet"])
     assert code == 0
     js = load_judgments(out)
-    assert js.header["assessor"] == "auto:bolt-0.5 anchor+statement+crosslingual"
+    assert js.header["assessor"] == "auto:bolt-0.6 anchor+statement+crosslingual"
     assert js.header["config"] == "AssessorConfig(semantic_threshold=0.55)"
     assert js.header["model"].startswith("all-MiniLM-L6-v2@")
     assert js.header["runs"] == {"runA": str(files / "a.xml"), "runB": str(files / "b.xml")}
@@ -101,7 +101,7 @@ def test_assess_json_summary(files, capsys):
                  str(files / "threads"), "--out", str(out), "--no-semantic", "--json", "--quiet"])
     assert code == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["assessor"] == "auto:bolt-0.5 anchor+statement+crosslingual" and doc["model"] is None
+    assert doc["assessor"] == "auto:bolt-0.6 anchor+statement+crosslingual" and doc["model"] is None
     assert set(doc["statement_model"]["held_out_by_source"]) == {"ikat", "realsumm", "forum"}
     # Without embeddings, "steel mill" shares 2 of 3 desc terms {purchas, steel, mill}: lexical 0.67.
     assert doc["runs"] == {"runB": {"bullets": 1, "matched": 1, "supported": 1, "sources": 1,
@@ -147,7 +147,7 @@ def test_decision_and_crosslingual_options_change_the_name_and_the_evidence(file
                  "--no-semantic", "--quiet"])
     assert code == 0
     js = load_judgments(out)
-    assert js.header["assessor"] == "auto:bolt-0.5 anchor+lexical" and "statement_model" not in js.header
+    assert js.header["assessor"] == "auto:bolt-0.6 anchor+lexical" and "statement_model" not in js.header
     a1 = next(j for j in js.judgments if j.bullet == 1)
     assert {e["rule"] for e in a1.extra["evidence"]} == {"anchor", "lexical"} and "probability" not in a1.extra
     new = files / "new.jsonl"

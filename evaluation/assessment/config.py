@@ -12,7 +12,7 @@ from typing import Any
 from indexing.spec import parse_call
 from indexing.textfacts import CITATION_WORDS_BEFORE
 
-ASSESSOR_VERSION = "0.5"
+ASSESSOR_VERSION = "0.6"
 RULES = ("anchor", "statement", "lexical", "semantic", "crosslingual")
 DECISIONS = ("statement", "overlap")
 OPERATING_POINTS = ("forum", "model")
