@@ -26,14 +26,15 @@ MACHINE = [_j(1, ["1"]), _j(2, []), _j(3, []), _j(4, [])]
 def test_difference_estimate_by_hand():
     # machine R_n = 1/4. People judged bullets 2, 3, 4 (n = 3 of N = 4): 2 states facet 2, 3 facet
     # 3, 4 nothing. Swapping one bullet's judgment changes the run's R_n by 0.25, 0.25, 0 (one
-    # topic). Estimate: 0.25 + (4/3)(0.5) = 0.916667. s² of the deltas (mean 1/6): ((1/12)² · 2 +
-    # (1/6)²) / 2 = 1/48; Var = N² (1 - n/N) s² / n = 16 · 1/4 · 1/48 / 3 = 1/36, sd 1/6;
-    # t(0.975, 2 df) = 4.302653: half-width 0.717109.
+    # topic). Estimate: 0.25 + (4/3)(0.5) = 0.916667. Variance over the deltas and the
+    # pseudo-observations +-b, b = 0.25 (the largest |delta|): values .25 .25 0 .25 -.25, mean 0.1,
+    # squares .0225 x 3 + .01 + .1225 = 0.2, s² = 0.2 / 4 = 0.05; Var = N² (1 - n/N) s² / n =
+    # 16 · 1/4 · 0.05 / 3 = 0.0666667, sd 0.258199; t(0.975, 2 df) = 4.302653: half-width 1.110940.
     people = [_j(2, ["2"], "human:x"), _j(3, ["3"], "human:x"), _j(4, [], "human:x")]
     r = corrected_scores(TOPICS, MACHINE, people)["A"]["R_n"]
     assert (r.machine, r.sampled, r.bullets) == (0.25, 3, 4)
     assert r.estimate == pytest.approx(0.916667, abs=1e-6)
-    assert r.ci == pytest.approx((0.916667 - 0.717109, 0.916667 + 0.717109), abs=1e-5)
+    assert r.ci == pytest.approx((0.916667 - 1.110940, 0.916667 + 1.110940), abs=1e-5)
 
 
 def test_a_full_sample_gives_the_peoples_score_and_no_width():
@@ -44,10 +45,14 @@ def test_a_full_sample_gives_the_peoples_score_and_no_width():
     assert r.estimate == pytest.approx(0.75) and r.ci == pytest.approx((0.75, 0.75))
 
 
-def test_a_sample_that_finds_no_error_keeps_the_machines_score():
+def test_a_sample_that_finds_no_error_keeps_the_machines_score_with_a_width():
+    # no error sampled: b is one facet of the average topic, 1 / (4 facets x 1 topic) = 0.25;
+    # values 0 0 .25 -.25: s² = 0.125 / 3; Var = 16 · 1/2 · s² / 2 = 1/6, sd 0.408248;
+    # t(0.975, 1 df) = 12.706205: half-width 5.187326 (two bullets say little)
     people = [_j(2, [], "human:x"), _j(4, [], "human:x")]
-    out = corrected(TOPICS, MACHINE, people)["A"]
-    assert out["R_n"] == {"machine": 0.25, "estimate": 0.25, "ci": [0.25, 0.25], "sampled": 2, "bullets": 4}
+    out = corrected(TOPICS, MACHINE, people)["A"]["R_n"]
+    assert (out["machine"], out["estimate"], out["sampled"], out["bullets"]) == (0.25, 0.25, 2, 4)
+    assert out["ci"] == pytest.approx([0.25 - 5.187326, 0.25 + 5.187326], abs=1e-4)
     # one sampled bullet of four: an estimate, but no interval
     assert corrected(TOPICS, MACHINE, people[:1])["A"]["R_n"]["ci"] is None
 
@@ -70,7 +75,7 @@ def test_bolt_score_correct_with(tmp_path, capsys):
     assert doc["runs"]["A"]["mean"]["R_n"] == 0.25
     assert doc["corrected"]["A"]["R_n"]["estimate"] == pytest.approx(0.9167, abs=1e-4)
     assert main([*args, "--correct-with", str(people)]) == 0
-    assert "A: R_n 0.250 -> 0.917 [0.200, 1.634]" in capsys.readouterr().out
+    assert "A: R_n 0.250 -> 0.917 [-0.194, 2.028]" in capsys.readouterr().out
     other = tmp_path / "other.jsonl"
     write_judgments([Judgment("1", "B", 1, "human:x", (), 10, 0, ())], other)
     assert main([*args, "--correct-with", str(other)]) != 0
