@@ -38,7 +38,8 @@ class OperatingPoint:
     def stated_error(self, metrics: tuple[str, ...] = ("R_n", "P_n", "F_GD")) -> list[str]:
         """One line per language: each metric's bias (assessor - careful readers) and its interval."""
         lines = []
-        for lang, v in self.languages.items():
+        order = sorted(self.languages, key=lambda k: (list(LANG_NAMES).index(k) if k in LANG_NAMES else 99, k))
+        for lang, v in ((k, self.languages[k]) for k in order):
             bias = v.get("bias", {})
             figs = ", ".join(f"{m} {bias[m]['bias']:+.3f} [{bias[m]['ci'][0]:+.3f}, {bias[m]['ci'][1]:+.3f}]"
                              for m in metrics if m in bias)
