@@ -149,7 +149,8 @@ def point_file(result: dict) -> dict:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--workdir", required=True, type=Path, help="cache of the assessor's judgments")
+    p.add_argument("--workdir", required=True, type=Path,
+                   help="cache of the assessor's judgments (empty it after changing the assessor)")
     p.add_argument("--json-out", type=Path)
     p.add_argument("--write", type=Path, metavar="FILE", help="write the operating point file")
     a = p.parse_args()
