@@ -197,6 +197,8 @@ def run(args) -> int:
             sys.stdout.write(json.dumps(dict(rep.to_json(), corrected=fixed), indent=2, ensure_ascii=False) + "\n")
     elif getattr(args, "by_topic", False):
         sys.stdout.write("".join(line + "\n" for line in by_topic_lines(rep)))
+        if fixed is not None:  # the trec_eval lines stay clean
+            print_corrected(fixed, args.correct_with, file=sys.stderr)
     else:
         _table(rep)
         if fixed is not None:
@@ -222,12 +224,13 @@ def _corrected(args, rep) -> dict:
     return corrected(args.topics, machine, people, runs=rep.runs)
 
 
-def print_corrected(fixed: dict, source: str) -> None:
+def print_corrected(fixed: dict, source: str, file=None) -> None:
     """One line per run: each metric's machine score, the corrected estimate and its interval."""
-    print(f"sample-corrected (people's judgments of a random sample: {source}; machine -> estimate [95% CI]):")
+    print(f"sample-corrected (people's judgments of a random sample: {source}; machine -> estimate [95% CI]):",
+          file=file)
     for run, by_m in fixed.items():
         figs = ", ".join(f"{m} {c['machine']:.3f} -> {c['estimate']:.3f} "
                          + (f"[{c['ci'][0]:.3f}, {c['ci'][1]:.3f}]" if c["ci"] else "[no interval]")
                          for m, c in by_m.items())
         n = next(iter(by_m.values()))
-        print(f"  {run}: {figs} ({n['sampled']} of {n['bullets']} bullets sampled)")
+        print(f"  {run}: {figs} ({n['sampled']} of {n['bullets']} bullets sampled)", file=file)
