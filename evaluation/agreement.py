@@ -8,7 +8,6 @@ undefined and reported as 1.0 if they agree everywhere, else 0.0 (what kappa's f
 """
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -139,9 +138,10 @@ def _support_pairs(a, b, keys) -> tuple[list, list, int]:
     return ra, rb, unmatched
 
 
-def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
-              keys: Iterable[tuple[str, str, int]]) -> dict[str, dict[str, float]]:
-    """Mean R_n, P_n and F_GD per run from one judgment file (the one call into the scorer).
+def topic_scores(topics: Sequence[Any], judgments: Sequence["Judgment"],
+                 keys: Iterable[tuple[str, str, int]]) -> dict[str, dict[str, dict[str, float]]]:
+    """R_n, P_n and F_GD per run and topic (every topic of ``topics``; one the run does not answer
+    scores 0) from one judgment file (the one call into the scorer).
 
     The runs are rebuilt from the judgment keys (the scorer reads only run ids and bullet order
     for these metrics), so every bullet either file judged exists in both scorings; a bullet one
@@ -150,7 +150,7 @@ def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
     from types import SimpleNamespace
 
     from evaluation.judgments import JudgmentSet
-    from evaluation.api import score
+    from evaluation.scoring import build_stats, choose_metrics, topic_scores as per_topic
 
     shape: dict[str, dict[str, int]] = {}
     for topic, run, bullet in keys:
@@ -164,8 +164,18 @@ def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
             for r, by_topic in sorted(shape.items())]
     given = JudgmentSet(path="<judgments>", header=None, judgments=tuple(judgments), sha256=None)
     # Both files are scored alike with the offsets standing for the posts: a comparison, not a published score.
-    rep = score(runs, topics, [given], unit_of=lambda thread, offset: None)
-    return {r: {m: rep.means[r][m] for m in AGREEMENT_METRICS} for r in rep.means}
+    metrics = choose_metrics(only=list(AGREEMENT_METRICS))
+    table = build_stats(topics, runs, [given], unit_of=lambda thread, offset: None, metrics=metrics)
+    return {r: {t: {m: s[m] for m in AGREEMENT_METRICS} for t, s in by_t.items()}
+            for r, by_t in per_topic(table, metrics).items()}
+
+
+def run_means(topics: Sequence[Any], judgments: Sequence["Judgment"],
+              keys: Iterable[tuple[str, str, int]]) -> dict[str, dict[str, float]]:
+    """Mean R_n, P_n and F_GD per run over every topic of ``topics`` (:func:`topic_scores`)."""
+    per = topic_scores(topics, judgments, keys)
+    return {r: {m: sum(s[m] for s in by_t.values()) / len(by_t) for m in AGREEMENT_METRICS}
+            for r, by_t in per.items() if by_t}
 
 
 def judgment_agreement(a: Sequence["Judgment"], b: Sequence["Judgment"],
@@ -174,8 +184,9 @@ def judgment_agreement(a: Sequence["Judgment"], b: Sequence["Judgment"],
 
     Per bullet (relevant: at least one facet), per (bullet, facet) of the topic (with ``topics``;
     otherwise over the facets either file names for the topic), per citation (supports), and with
-    ``topics`` each run's mean R_n, P_n, F_GD under each file, their difference (b - a) and
-    Kendall's tau between the run rankings the two files give.
+    ``topics`` each run's mean R_n, P_n, F_GD under each file, their difference (b - a), and
+    Kendall's tau between the run rankings the two files give, each with a bootstrap interval
+    over topics (:func:`run_bias`).
     """
     ia = {j.key: j for j in a}
     ib = {j.key: j for j in b}
@@ -201,15 +212,33 @@ def judgment_agreement(a: Sequence["Judgment"], b: Sequence["Judgment"],
                                            if (s.post, s.offset) in sb_keys[k]]),
                           citations_only_in_first=unmatched)
     if topics is not None:
-        from evaluation.compare import kendall_tau
-
-        numbers = {t.topic_id for t in topics}
-        every = [k for k in dict.fromkeys([*ia, *ib]) if k[0] in numbers]
-        ma = run_means(topics, [j for j in a if j.key[0] in numbers], every)
-        mb = run_means(topics, [j for j in b if j.key[0] in numbers], every)
-        out["runs"] = {r: {m: {"first": round(ma[r][m], 4), "second": round(mb[r][m], 4),
-                               "difference": round(mb[r][m] - ma[r][m], 4)} for m in AGREEMENT_METRICS}
-                       for r in ma}
-        taus = {m: kendall_tau({r: ma[r][m] for r in ma}, {r: mb[r][m] for r in mb}) for m in AGREEMENT_METRICS}
-        out["kendall_tau"] = {m: (None if math.isnan(t) else round(t, 4)) for m, t in taus.items()}
+        out.update(run_bias(topics, a, b, [k for k in dict.fromkeys([*ia, *ib])]))
     return out
+
+
+def run_bias(topics: Sequence[Any], a: Sequence["Judgment"], b: Sequence["Judgment"],
+             keys: Sequence[tuple[str, str, int]]) -> dict[str, Any]:
+    """Each run's mean R_n, P_n, F_GD under ``a`` and ``b`` over every topic, their difference
+    (b - a) with a 95% interval resampling topics (``evaluation.bias``), the mean difference over
+    runs (``bias``), and Kendall's tau between the two run rankings with its interval."""
+    import numpy as np
+
+    from evaluation.bias import bias_table, tau_with_ci
+
+    numbers = {t.topic_id for t in topics}
+    every = [k for k in keys if k[0] in numbers]
+    ta = topic_scores(topics, [j for j in a if j.key[0] in numbers], every)
+    tb = topic_scores(topics, [j for j in b if j.key[0] in numbers], every)
+    cells = [(t, r) for r in sorted(ta) for t in ta[r]]
+    diffs = np.array([[tb[r][t][m] - ta[r][t][m] for m in AGREEMENT_METRICS] for t, r in cells])
+    tab = bias_table([t for t, _ in cells], [r for _, r in cells], diffs, AGREEMENT_METRICS) if cells else None
+    mean = lambda per, r, m: sum(s[m] for s in per[r].values()) / len(per[r])
+    runs = {r: {m: {"first": round(mean(ta, r, m), 4), "second": round(mean(tb, r, m), 4),
+                    "difference": round(mean(tb, r, m) - mean(ta, r, m), 4),
+                    "difference_ci": tab["per_run"][r][m]["ci"]} for m in AGREEMENT_METRICS}
+            for r in sorted(ta) if ta[r]}
+    taus = {m: tau_with_ci({r: {t: s[m] for t, s in by.items()} for r, by in ta.items()},
+                           {r: {t: s[m] for t, s in by.items()} for r, by in tb.items()}) for m in AGREEMENT_METRICS}
+    return {"runs": runs, "bias": tab["mean"] if tab else {},
+            "kendall_tau": {m: v["tau"] for m, v in taus.items()},
+            "kendall_tau_ci": {m: v["ci"] for m, v in taus.items()}}

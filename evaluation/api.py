@@ -229,3 +229,22 @@ def _judged_topics(topics: list[Any], runs: list[Any], sets: list[JudgmentSet],
                            hint="finish judging one topic (press Done on each bullet), or score without "
                                 "--judged-only")
     return kept_topics
+
+
+def corrected(topics: PathOrRecords, machine: Any, people: Any, *, runs: Iterable[str] | None = None,
+              level: float = 0.95) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each run's R_n, P_n and F_GD from the machine's judgments, corrected by people's judgments of
+    a random sample of the same bullets (``evaluation.correction``: a difference estimator, with a
+    ``level`` t interval). ``machine`` and ``people``: a judgments path, a ``JudgmentSet`` or
+    ``Judgment`` records; ``runs``: run ids to keep (default: every run the machine judged).
+
+    ``{run: {metric: {"machine", "estimate", "ci", "sampled", "bullets"}}}``.
+    """
+    from evaluation.correction import corrected_scores
+
+    topic_records, _ = _topics(topics)
+    (mine,), (theirs,) = _judgment_sets([machine]), _judgment_sets([people])
+    keep = set(runs) if runs is not None else None
+    judged = [j for j in mine.judgments if keep is None or j.run in keep]
+    out = corrected_scores(topic_records, judged, theirs.judgments, level=level)
+    return {r: {m: c.as_dict() for m, c in by_m.items()} for r, by_m in out.items()}

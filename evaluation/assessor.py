@@ -27,7 +27,7 @@ import time
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from evaluation.assessment.config import ASSESSOR_VERSION, DECISIONS, RULES, AssessorConfig
-from evaluation.assessment.crosslingual import Features, cross_features, cross_matches
+from evaluation.assessment.crosslingual import Features, cross_features, cross_matches, cross_probabilities
 from evaluation.assessment.judging import Judge
 from evaluation.assessment.overlap import match_overlap
 from evaluation.assessment.records import AssessStats, Pending, Ref, TopicPrep
@@ -83,9 +83,21 @@ class Assessor:
 
     @property
     def statement_threshold(self) -> float:
-        """The probability a statement match needs: the configured one, else the model file's own."""
+        """The probability a statement match needs: the configured one, else the operating point's
+        for English bullets, else the model file's own."""
         t = self.config.statement_threshold
-        return t if t is not None else self.statement.threshold
+        if t is not None:
+            return t
+        point = _point(self.config)
+        return point.thresholds["eng"] if point and "eng" in point.thresholds else self.statement.threshold
+
+    def crosslingual_threshold(self, lang: str) -> float | None:
+        """The probability a cross-language match needs in ``lang``: the configured one, else the
+        operating point's, else None (the model file's own)."""
+        if self.config.crosslingual_threshold is not None:
+            return self.config.crosslingual_threshold
+        point = _point(self.config)
+        return point.thresholds.get(lang) if point else None
 
     @property
     def _embed_units(self) -> bool:
@@ -128,6 +140,7 @@ class Assessor:
                 **({"crosslingual_model": self.crosslingual_model_id or _crosslingual_id(self.config),
                     "crosslingual_decision": _cross_model().to_dict()}
                    if self.config.crosslingual else {}),
+                **({"operating_point": _point_header(self.config)} if _point(self.config) else {}),
                 **({"statement_model": self.statement.to_dict(),
                     "statement_threshold": self.statement_threshold,
                     "statement_held_out_by_source": self.statement.fit_notes.get("held_out_by_source")}
@@ -217,7 +230,9 @@ class Assessor:
         for prep in todo:
             units = list(prep.xunits)
             for u, row in zip(units, self.cross_features(prep, units)):
-                prep.xmatches[u] = cross_matches(model, script_lang(u), self.config.crosslingual_threshold, row)
+                lang = script_lang(u)
+                prep.xmatches[u] = cross_matches(model, lang, self.crosslingual_threshold(lang), row)
+                prep.probabilities[u] = cross_probabilities(model, lang, row)
         self.stats.crosslingual_seconds += time.perf_counter() - t0
 
     def assess(self, runs: Iterable["Run"]) -> Iterator[Judgment]:
@@ -244,6 +259,23 @@ class Assessor:
             self.stats.bullets += 1
             yield Judgment(j.topic_id, run_id, position, j.assessor, j.facets, j.words, j.responsive_words,
                            j.sources, j.extra)
+
+
+def _point(config: AssessorConfig):
+    """The forum operating point (``matching.operating_point``) when the config asks for it, else None."""
+    if config.operating_point != "forum":
+        return None
+    from evaluation.matching.operating_point import load_point
+
+    return load_point()
+
+
+def _point_header(config: AssessorConfig) -> dict[str, Any]:
+    """The operating point as the judgments header records it: domain, thresholds, stated error."""
+    p = _point(config)
+    return {"domain": p.domain, "languages": {k: {f: v[f] for f in ("threshold", "bias_from", "bias", "relevance_kappa")
+                                                  if f in v} for k, v in p.languages.items()},
+            "regenerate": p.regenerate}
 
 
 def _crosslingual_id(config: AssessorConfig) -> str:

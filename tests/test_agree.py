@@ -67,9 +67,33 @@ def test_judgment_agreement_by_hand():
     # R_n: person A covers {1,2} = 1.0; person B's facet-1 bullet has no supporting source, so B
     # covers nothing = 0.0 (SPEC: a facet counts only with a supporting citation); machine A {1} = 0.5,
     # machine B {1,2} = 1.0
-    assert out["runs"]["A"]["R_n"] == {"first": 1.0, "second": 0.5, "difference": -0.5}
-    assert out["runs"]["B"]["R_n"] == {"first": 0.0, "second": 1.0, "difference": 1.0}
+    # one topic: every bootstrap resample is the sample itself, so each interval is the point
+    assert out["runs"]["A"]["R_n"] == {"first": 1.0, "second": 0.5, "difference": -0.5, "difference_ci": [-0.5, -0.5]}
+    assert out["runs"]["B"]["R_n"] == {"first": 0.0, "second": 1.0, "difference": 1.0, "difference_ci": [1.0, 1.0]}
+    assert out["bias"]["R_n"] == {"bias": 0.25, "ci": [0.25, 0.25]}  # mean over runs of -0.5 and +1.0
     assert out["kendall_tau"]["R_n"] == -1.0  # the two files rank A and B in opposite orders
+
+
+TWO = [Topic(n, "q", facets=(Facet("1", "vital", "a"), Facet("2", "vital", "b"))) for n in ("1", "2")]
+
+
+def test_run_bias_and_tau_intervals_resample_topics():
+    # run A: topic 1 both files cover {1} (difference 0); topic 2 the person covers {1,2}, the
+    # machine {1} (difference -0.5). Run B: covers nothing in either file on both topics.
+    person = [_j("A", 1, ["1"], topic="1"), _j("A", 1, ["1"], topic="2"), _j("A", 2, ["2"], topic="2"),
+              _j("B", 1, [], topic="1"), _j("B", 1, [], topic="2")]
+    machine = [_j("A", 1, ["1"], topic="1"), _j("A", 1, ["1"], topic="2"), _j("A", 2, [], topic="2"),
+               _j("B", 1, [], topic="1"), _j("B", 1, [], topic="2")]
+    out = judgment_agreement(person, machine, TWO)
+    a = out["runs"]["A"]["R_n"]
+    # A's bias: (0 - 0.5) / 2 = -0.25. Resamples of two topics: (1,1) 0, (2,2) -0.5, mixed -0.25,
+    # the two extremes each with probability 1/4: the 95% percentile interval is [-0.5, 0]
+    assert (a["first"], a["second"], a["difference"], a["difference_ci"]) == (0.75, 0.5, -0.25, [-0.5, 0.0])
+    assert out["runs"]["B"]["R_n"]["difference_ci"] == [0.0, 0.0]
+    # mean over runs: (-0.25 + 0) / 2, interval half of A's
+    assert out["bias"]["R_n"] == {"bias": -0.125, "ci": [-0.25, 0.0]}
+    # both files rank A above B on every resample: tau 1 with the interval [1, 1]
+    assert out["kendall_tau"]["R_n"] == 1.0 and out["kendall_tau_ci"]["R_n"] == [1.0, 1.0]
 
 
 def test_bolt_agree_cli_json_and_errors(tmp_path, capsys):

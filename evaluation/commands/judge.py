@@ -29,6 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--adjudicate", nargs=2, default=None, metavar=("A.jsonl", "B.jsonl"),
                         help="two assessors' judgments of these runs: show only the bullets they disagree on and "
                              "write the adjudicated judgments to --out (the bullets they agree on carried over)")
+    parser.add_argument("--sample", type=int, default=None, metavar="N",
+                        help="judge only a simple random sample of N distinct bullets (over all topics), to "
+                             "correct the machine's scores with: bolt score --correct-with OUT")
+    parser.add_argument("--sample-seed", type=int, default=0, metavar="S",
+                        help="seed of the --sample draw (the same seed draws the same bullets)")
     parser.add_argument("--port", type=int, default=0, metavar="N", help="port on 127.0.0.1 (0: a free one)")
     parser.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
 
@@ -65,6 +70,9 @@ def build_session(args: argparse.Namespace):
     from evaluation.workbench.session import JudgingSession, file_assessor, hold_out_file
     from indexing.errors import ToolkitError
 
+    sample = getattr(args, "sample", None)
+    if sample is not None and sample < 1:
+        raise ToolkitError(f"--sample {sample}: a sample needs at least one bullet", hint="give --sample N with N >= 1")
     adjudicate = getattr(args, "adjudicate", None) or []
     for path in [*args.reuse, *([args.prefill] if args.prefill else []), *adjudicate]:
         if same_file(path, args.out):
@@ -86,7 +94,8 @@ def build_session(args: argparse.Namespace):
 
         adjudicate = read_assessors(adjudicate)
     session = JudgingSession(topics_path=args.topics, runs=runs, corpus=corpus, out=args.out,
-                             assessor=assessor, prefill=prefill, reuse=reuse, adjudicate=adjudicate)
+                             assessor=assessor, prefill=prefill, reuse=reuse, adjudicate=adjudicate,
+                             sample=None if sample is None else (sample, getattr(args, "sample_seed", 0)))
     session.lock_file = lock
     if reuse is not None:
         shown = session.updated_topics if session.updated_topics.exists() else args.topics
@@ -129,6 +138,9 @@ def run(args: argparse.Namespace) -> int:
     source = "agreed on" if session.adjudicating else "carried over from --reuse"
     print(f"{what}{total} bullets of {len(session.runs)} runs over {len(overview['topics'])} topics "
           f"({done} done, {session.carried} {source}) as {session.assessor}", file=sys.stderr)
+    if getattr(args, "sample", None) is not None:
+        print(f"a random sample: {total} of the {session.pooled} distinct bullets (seed {args.sample_seed}); "
+              f"correct the machine's scores with 'bolt score ... --correct-with {session.out}'", file=sys.stderr)
     print(f"judgments -> {session.out}; added facets -> {session.updated_topics}", file=sys.stderr)
     if session.stale:
         print(f"warning: {session.stale} judgments in {session.out} are about bullets the runs no longer hold "

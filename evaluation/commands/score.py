@@ -52,6 +52,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--judged-only", action="store_true",
                    help="score only the topics whose every bullet, in every run, has a finished judgment "
                         "(a campaign halfway through: the means are over those topics)")
+    p.add_argument("--correct-with", metavar="PEOPLE.jsonl",
+                   help="people's judgments of a random sample of the bullets: also estimate each run's R_n, "
+                        "P_n and F_GD from the machine's judgments corrected by that sample, with 95%% intervals "
+                        "(docs/assessor.md)")
     p.add_argument("--series-types", metavar="FILE",
                    help="TSV topic<TAB>type (factoid|list|other): series scores use the TREC 2004 weights")
 
@@ -153,9 +157,26 @@ def warn_notes(rep) -> None:
               + f" and {len(empty)} the runs give no bullet for", file=sys.stderr)
 
 
+def machine_error_notes(paths) -> list[str]:
+    """For each judgments file the automatic assessor wrote at the forum operating point: its stated
+    error on forum runs (``bolt assess`` records it in the header), so the scores carry it."""
+    from evaluation.commands.assess import stated_error
+    from evaluation.judgments import read_header
+
+    notes = []
+    for path in paths:
+        header = read_header(path) or {}
+        text = stated_error(header) if str(header.get("assessor", "")).startswith("auto:") else None
+        if text:
+            notes.append(f"note: {path}: {text}")
+    return notes
+
+
 def run(args) -> int:
     rep = compute(args)
     warn_notes(rep)
+    for line in machine_error_notes(args.judgments):
+        print(line, file=sys.stderr)
     unjudged = sum(rep.unjudged.values())
     if unjudged:
         print(f"warning: {unjudged} bullet(s) of the runs have no judgment and count as irrelevant with "
@@ -166,10 +187,50 @@ def run(args) -> int:
               "judge the runs with 'bolt judge --prefill' on these judgments", file=sys.stderr)
     if args.csv:
         rep.write_csv(args.csv)
+    fixed = _corrected(args, rep) if getattr(args, "correct_with", None) else None
     if args.json:
-        sys.stdout.write(rep.dumps())
+        if fixed is None:
+            sys.stdout.write(rep.dumps())
+        else:
+            import json
+
+            sys.stdout.write(json.dumps(dict(rep.to_json(), corrected=fixed), indent=2, ensure_ascii=False) + "\n")
     elif getattr(args, "by_topic", False):
         sys.stdout.write("".join(line + "\n" for line in by_topic_lines(rep)))
+        if fixed is not None:  # the trec_eval lines stay clean
+            print_corrected(fixed, args.correct_with, file=sys.stderr)
     else:
         _table(rep)
+        if fixed is not None:
+            print_corrected(fixed, args.correct_with)
     return SUCCESS
+
+
+def _corrected(args, rep) -> dict:
+    """The sample-corrected estimates for the scored runs (``evaluation.api.corrected``); the
+    machine's judgments are those of the ``--judgments`` files."""
+    from evaluation.api import corrected
+    from evaluation.judgments import read_judgments
+    from indexing.errors import ToolkitError
+
+    machine = [j for p in args.judgments for j in read_judgments(p)]
+    people = read_judgments(args.correct_with)
+    keys = {j.key for j in machine}
+    if not any(j.key in keys for j in people):
+        raise ToolkitError("--correct-with: none of its judgments is of a bullet the --judgments files judge",
+                           file=str(args.correct_with),
+                           hint="give people's judgments of a random sample of these runs' bullets (same topic, "
+                                "run and bullet keys)")
+    return corrected(args.topics, machine, people, runs=rep.runs)
+
+
+def print_corrected(fixed: dict, source: str, file=None) -> None:
+    """One line per run: each metric's machine score, the corrected estimate and its interval."""
+    print(f"sample-corrected (people's judgments of a random sample: {source}; machine -> estimate [95% CI]):",
+          file=file)
+    for run, by_m in fixed.items():
+        figs = ", ".join(f"{m} {c['machine']:.3f} -> {c['estimate']:.3f} "
+                         + (f"[{c['ci'][0]:.3f}, {c['ci'][1]:.3f}]" if c["ci"] else "[no interval]")
+                         for m, c in by_m.items())
+        n = next(iter(by_m.values()))
+        print(f"  {run}: {figs} ({n['sampled']} of {n['bullets']} bullets sampled)", file=file)

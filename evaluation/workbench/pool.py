@@ -106,3 +106,17 @@ def build_pool(runs: Iterable[Run], corpus, topics: Iterable[str], seed: str) ->
         out[number] = sorted(items.values(),
                              key=lambda it: hashlib.sha256(f"{seed}\x00{it.id}".encode("utf-8")).hexdigest())
     return out
+
+
+def sample_pool(pool: dict[str, list[PoolItem]], n: int, seed: int) -> dict[str, list[PoolItem]]:
+    """A simple random sample of ``n`` distinct bullets over all topics (every bullet equally likely;
+    the same ``seed`` draws the same sample, so a session resumes), each topic's kept in its order.
+
+    People's judgments of such a sample correct the machine's scores (``bolt score --correct-with``)."""
+    import random
+
+    if n < 1:
+        raise ValueError(f"a sample needs at least one bullet, not {n}")
+    ids = sorted(it.id for items in pool.values() for it in items)
+    keep = set(random.Random(seed).sample(ids, min(n, len(ids))))
+    return {t: [it for it in items if it.id in keep] for t, items in pool.items()}

@@ -28,7 +28,7 @@ from evaluation.workbench.decision import BadInput, Decision
 from evaluation.workbench.edits import MAX_FACET_CHARS, change, selected_nugget
 from evaluation.workbench.judgments_file import JudgmentsFile
 from evaluation.workbench.page import PageViews
-from evaluation.workbench.pool import PoolItem, build_pool
+from evaluation.workbench.pool import PoolItem, build_pool, sample_pool
 from indexing.encoding import MANIFEST_KEY, STRICT
 from indexing.errors import ToolkitError
 from indexing.textfacts import WORDS_VERSION
@@ -94,7 +94,7 @@ class JudgingSession:
 
     def __init__(self, *, topics_path: str | os.PathLike, runs: list[Run], corpus, out: str | os.PathLike,
                  assessor: str, prefill: Iterable[Judgment] = (), reuse: ReuseIndex | None = None,
-                 adjudicate: list | None = None) -> None:
+                 adjudicate: list | None = None, sample: tuple[int, int] | None = None) -> None:
         self.lock = threading.Lock()
         self.out = Path(out)
         self.assessor = assessor if assessor.startswith("human:") else f"human:{assessor}"
@@ -111,6 +111,9 @@ class JudgingSession:
         self.runs = runs
         self.corpus = corpus
         self.pool = build_pool(runs, corpus, [t.topic_id for t in self.topics], seed=self.assessor)
+        self.pooled = sum(len(v) for v in self.pool.values())  # distinct bullets before any sampling
+        if sample is not None:  # (n, seed): judge a random sample of the distinct bullets only
+            self.pool = sample_pool(self.pool, *sample)
         self.items: dict[str, PoolItem] = {it.id: it for items in self.pool.values() for it in items}
         self.by_key = {it.key: it for it in self.items.values()}
         self.decisions: dict[str, Decision] = {}

@@ -1,0 +1,52 @@
+"""The forum operating point's fit (``fitting.forum_meter``): the re-read decision and the choice,
+on cells whose answers are computed by hand."""
+from __future__ import annotations
+
+import numpy as np
+
+from evaluation.judgments import JudgedSource, Judgment
+from fitting import forum_meter as fm
+
+
+def _j(facets, probs, evidence=(), words=10, responsive=None):
+    return Judgment("1", "r", 1, "auto:x", tuple(facets), words, responsive if responsive is not None else
+                    (words if facets else 0), (JudgedSource("t", 1, "p1", True),),
+                    {"probability": probs, "evidence": list(evidence)})
+
+
+def test_relabel_reads_the_decision_at_another_threshold():
+    j = _j(["2"], {"1": 0.35, "2": 0.5}, [{"facet": "3", "rule": "anchor"}], responsive=6)
+    assert fm.relabel(j, 0.3).facets == ("1", "2", "3")  # anchored facets stay whatever the threshold
+    assert fm.relabel(j, 0.3).responsive_words == 6  # it had facets: the assessor's own struck words
+    assert fm.relabel(j, 0.6).facets == ("3",)
+    bare = _j([], {"1": 0.35})
+    assert fm.relabel(bare, 0.3).facets == ("1",) and fm.relabel(bare, 0.3).responsive_words == 10
+    assert fm.relabel(_j(["1"], {"1": 0.5}), 0.6).responsive_words == 0  # lost its last facet
+
+
+def test_choose_minimises_the_squared_run_bias_with_ties_to_today():
+    grid = len(fm.GRID)
+    c = fm.Cells()
+    # two runs on two topics; run a reads 0.1 low at every threshold below 0.5 and right above it;
+    # run b (two topics) reads right below 0.5 and 0.1 high above: weighted loss below 0.5 is
+    # (1·0.01 + 2·0)/3, above (1·0 + 2·0.01)/3, so below 0.5 wins; every threshold below 0.5 ties
+    # and the one nearest today's (0.3) is chosen
+    low = np.array([g < 0.5 for g in fm.GRID])
+    for topic, run, bias in (("s:1", "s:a", np.where(low, -0.1, 0.0)), ("s:1", "s:b", np.where(low, 0.0, 0.1)),
+                             ("s:2", "s:b", np.where(low, 0.0, 0.1))):
+        c.topic.append(topic)
+        c.run.append(run)
+        c.careful.append([0.5, 0.5, 0.5])
+        c.machine.append(np.repeat((0.5 + bias)[:, None], 3, axis=1).reshape(grid, 3))
+    assert fm.choose(c, {"s:1", "s:2"}, today=0.3) == 0.3
+    assert fm.choose(c, {"s:1", "s:2"}, today=0.7) == 0.49
+    # without topic 2, run b weighs as much as run a: both sides lose 0.005, the tie goes to today's
+    assert fm.choose(c, {"s:1"}, today=0.7) == 0.7
+    # held out: each fold's topics get the point chosen on the other fold: without topic 1 only run
+    # b is left, right below 0.5 (0.49, nearest today's 0.7); without topic 2 everything ties (0.7)
+    assert fm.held_out(c, {"s:1": "x", "s:2": "y"}, today=0.7) == {"s:1": 0.49, "s:2": 0.7}
+
+
+def test_family_names():
+    assert [fm.family(r) for r in ("v6-main", "main", "r2h-lead", "round16-bm25", "s13-e5s")] == \
+        ["main", "main", "lead", "bm25-sentences", "other"]
