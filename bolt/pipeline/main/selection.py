@@ -11,6 +11,7 @@ from bolt.pipeline.main.reading import is_embedded
 from bolt.pipeline.main.records import (Clustering, Selection, SentenceScores, SentenceSimilarity, ThreadEvidence,
                                         TopicCandidates, TopicSentences)
 from bolt.pipeline.main.scores import relative_cut
+from bolt.pipeline.main.spread import spread_picks
 from bolt.pipeline.main.thread_first import thread_first
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.systems import Distiller, sentence_key
@@ -60,9 +61,12 @@ def select(d: Distiller, cands: TopicCandidates, threads: ThreadEvidence, ev: To
         # the place of the lowest English bullets when the list is full
         first, sents, scores = thread_first(d, cands, ev, sc, list(cl.order), keep)
         first = first[: max(0, cfg.max_bullets // 2 - len(extra))]
-        if first:
-            above = above[: max(0, cap - len(extra) - len(first))]
-            keep = above + extra + first
+        # clusters of further threads that say what the kept ones do not take the places of the
+        # lowest of the best thread's (``spread_picks``), as thread-first picks do
+        spread = spread_picks(d, threads, ev, sc, cl, keep)[: max(0, cap // 2 - len(first))]
+        if first or spread:
+            above = above[: max(0, cap - len(extra) - len(first) - len(spread))]
+            keep = above + extra + first + spread
         keep.sort(key=lambda c: (-scores[c.head], sentence_key(sents[c.head])))
     return Selection(tuple(keep), tuple(sents), tuple(scores))
 
