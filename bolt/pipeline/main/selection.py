@@ -76,7 +76,8 @@ def admit(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: Sentenc
     """Which clusters may become bullets, best first: ``above`` passes its language's cut, or the
     answering thread's lower cut (``focus_rel_threshold``); ``extra`` is a non-English cluster within
     its ``lang_quota`` that covers the query (``min_coverage``). A non-English head must pass the
-    cross-language gate; at most ``max_per_post`` come from one post."""
+    cross-language gate; at most ``max_per_post`` come from one post, and a thread's clusters past its
+    ``thread_share`` come after every other thread's in ``above``."""
     cfg = d.config
     sents, scores, focus, stop = ev.sents, sc.scores, sc.focus, sc.stop
     # the answering thread (the best of its language) keeps sentences down to a lower cut: its
@@ -85,9 +86,10 @@ def admit(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: Sentenc
     focus_cut = ({lg: relative_cut(cfg.focus_rel_threshold, b, cfg.abs_floor) for lg, b in cl.lang_best.items()
                   if is_embedded(lg) and not (stop is not None and lg == "eng")}
                  if cfg.focus_rel_threshold > 0 else {})
-    above, extra = [], []
+    above, extra, later = [], [], []
     per_lang: dict[str, int] = {}
     per_post: dict[tuple[str, str], int] = {}
+    per_thread: dict[str, int] = {}
     for c in cl.clusters:  # best first
         head = sents[c.head]
         if not threads.gate.admits(head, ev.matched[c.head], focus):
@@ -97,7 +99,10 @@ def admit(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: Sentenc
         if scores[c.head] >= cl.cut[head.lang] or (
                 head.lang in focus_cut and focus.get(head.thread, 0.0) >= 1.0
                 and scores[c.head] >= focus_cut[head.lang]):
-            above.append(c)
+            # past its ``thread_share``, a thread's clusters come after every other passing one
+            full = cfg.thread_share and per_thread.get(head.thread, 0) >= cfg.thread_share
+            (later if full else above).append(c)
+            per_thread[head.thread] = per_thread.get(head.thread, 0) + 1
         elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
               and ev.coverage[c.head] >= cfg.min_coverage and scores[c.head] >= cfg.abs_floor):
             extra.append(c)
@@ -105,4 +110,4 @@ def admit(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: Sentenc
             continue
         per_lang[head.lang] = per_lang.get(head.lang, 0) + 1
         per_post[(head.thread, head.post)] = per_post.get((head.thread, head.post), 0) + 1
-    return above, extra
+    return above + later, extra

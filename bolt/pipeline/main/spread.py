@@ -11,6 +11,8 @@ kept so far expresses. Reads the records before it only.
 """
 from __future__ import annotations
 
+from typing import Mapping
+
 from bolt.pipeline.main.reading import is_embedded
 from bolt.pipeline.main.records import Clustering, SentenceScores, ThreadEvidence, TopicSentences
 from bolt.pipeline.redundancy import Cluster
@@ -30,8 +32,10 @@ def spread_picks(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: 
     kept = {id(c) for c in keep}
     covered = set().union(*(ev.matched[c.head] for c in keep)) if keep else set()
     own: dict[str, list[Cluster]] = {}
+    top: dict[str, float] = {}  # each thread's best clustered score, kept or not: its own cut's reference
     for c in cl.clusters:  # best first
         h = sents[c.head]
+        top.setdefault(h.thread, scores[c.head])
         if (id(c) not in kept and is_embedded(h.lang)
                 and cfg.spread_focus <= focus.get(h.thread, 0.0) < 1.0
                 and threads.gate.admits(h, ev.matched[c.head], focus)):
@@ -42,9 +46,10 @@ def spread_picks(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: 
     for c in keep:
         key = (sents[c.head].thread, sents[c.head].post)
         per_post[key] = per_post.get(key, 0) + 1
+    if cfg.spread_unsaid:  # only what the best thread never says counts as new
+        covered |= said_by_best(d, threads, ev, focus)
     for t in further:
-        best = scores[own[t][0].head]
-        cut = max(cfg.abs_floor, cfg.rel_threshold * best)
+        cut = max(cfg.abs_floor, cfg.rel_threshold * top[t])
         taken = 0
         for c in own[t]:
             if taken >= cfg.spread_bullets or scores[c.head] < cut:
@@ -58,3 +63,9 @@ def spread_picks(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: 
             covered |= new
             taken += 1
     return picks
+
+
+def said_by_best(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, focus: Mapping[str, float]) -> set[str]:
+    """The query concepts the best thread of each embedded language expresses anywhere."""
+    best = {(s.thread, s.lang) for s in ev.sents if is_embedded(s.lang) and focus.get(s.thread, 0.0) >= 1.0}
+    return set().union(*(d.thread_concepts(threads.gate.plan, t, lg) for t, lg in sorted(best)))
