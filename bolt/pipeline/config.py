@@ -156,12 +156,6 @@ class SystemConfig:
     max_per_post: int = setting(2, "selection", "bullets from one post at most (0: no limit)", 0)
     position_decay: float = setting(0.2, "sentences", "prior x 1 / (1 + this x specific statements before it in its post)", 0, 10)
     focus_rel_threshold: float = setting(0.5, "selection", "the answering thread's lower cut, x its language's best (0: off)", 0, 1)
-    thread_share: int = setting(0, "selection", "clusters one thread gives before every other thread's passing clusters (0: no limit)", 0)
-    spread_threads: int = setting(2, "selection", "further threads that may replace the best thread's weakest bullets with clusters saying what no bullet says (0: off)", 0)
-    spread_focus: float = setting(0.7, "selection", "relevance a further thread needs, x its language's best thread's", 0, 1)
-    spread_later: bool = setting(False, "selection", "a further thread's cluster under the cut only through the thread focus fills places left")
-    spread_bullets: int = setting(2, "selection", "bullets one further thread gives at most", 0)
-    spread_unsaid: bool = setting(False, "selection", "a further thread's cluster must state a query concept the best thread never states")
     ranker: str | None = setting("rerank", "ranker", "learned English sentence ranker: 'rerank' (shipped) or a model file (None: off)")
     ranker_reorder: bool = setting(True, "ranker", "the ranker orders the sentences that pass main's cuts (off: it reweighs or replaces their scores)")
 

@@ -11,7 +11,6 @@ from bolt.pipeline.main.reading import is_embedded
 from bolt.pipeline.main.records import (Clustering, Selection, SentenceScores, SentenceSimilarity, ThreadEvidence,
                                         TopicCandidates, TopicSentences)
 from bolt.pipeline.main.scores import relative_cut
-from bolt.pipeline.main.spread import spread_picks
 from bolt.pipeline.main.thread_first import thread_first
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.systems import Distiller, sentence_key
@@ -61,12 +60,9 @@ def select(d: Distiller, cands: TopicCandidates, threads: ThreadEvidence, ev: To
         # the place of the lowest English bullets when the list is full
         first, sents, scores = thread_first(d, cands, ev, sc, list(cl.order), keep)
         first = first[: max(0, cfg.max_bullets // 2 - len(extra))]
-        # clusters of further threads that say what the kept ones do not take the places of the
-        # lowest of the best thread's (``spread_picks``), as thread-first picks do
-        spread = spread_picks(d, threads, ev, sc, cl, keep)[: max(0, cap // 2 - len(first))]
-        if first or spread:
-            above = above[: max(0, cap - len(extra) - len(first) - len(spread))]
-            keep = above + extra + first + spread
+        if first:
+            above = above[: max(0, cap - len(extra) - len(first))]
+            keep = above + extra + first
         keep.sort(key=lambda c: (-scores[c.head], sentence_key(sents[c.head])))
     return Selection(tuple(keep), tuple(sents), tuple(scores))
 
@@ -76,8 +72,7 @@ def admit(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: Sentenc
     """Which clusters may become bullets, best first: ``above`` passes its language's cut, or the
     answering thread's lower cut (``focus_rel_threshold``); ``extra`` is a non-English cluster within
     its ``lang_quota`` that covers the query (``min_coverage``). A non-English head must pass the
-    cross-language gate; at most ``max_per_post`` come from one post, and a thread's clusters past its
-    ``thread_share`` come after every other thread's in ``above``."""
+    cross-language gate; at most ``max_per_post`` come from one post."""
     cfg = d.config
     sents, scores, focus, stop = ev.sents, sc.scores, sc.focus, sc.stop
     # the answering thread (the best of its language) keeps sentences down to a lower cut: its
@@ -86,10 +81,9 @@ def admit(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: Sentenc
     focus_cut = ({lg: relative_cut(cfg.focus_rel_threshold, b, cfg.abs_floor) for lg, b in cl.lang_best.items()
                   if is_embedded(lg) and not (stop is not None and lg == "eng")}
                  if cfg.focus_rel_threshold > 0 else {})
-    above, extra, later = [], [], []
+    above, extra = [], []
     per_lang: dict[str, int] = {}
     per_post: dict[tuple[str, str], int] = {}
-    per_thread: dict[str, int] = {}
     for c in cl.clusters:  # best first
         head = sents[c.head]
         if not threads.gate.admits(head, ev.matched[c.head], focus):
@@ -99,12 +93,7 @@ def admit(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: Sentenc
         if scores[c.head] >= cl.cut[head.lang] or (
                 head.lang in focus_cut and focus.get(head.thread, 0.0) >= 1.0
                 and scores[c.head] >= focus_cut[head.lang]):
-            # past its ``thread_share``, a thread's clusters come after every other passing one
-            full = cfg.thread_share and per_thread.get(head.thread, 0) >= cfg.thread_share
-            (later if full else above).append(c)
-            per_thread[head.thread] = per_thread.get(head.thread, 0) + 1
-        elif spread_passes(cfg, head, scores[c.head], focus, cl.cut):
-            later.append(c)
+            above.append(c)
         elif (head.lang != "eng" and per_lang.get(head.lang, 0) < cfg.lang_quota
               and ev.coverage[c.head] >= cfg.min_coverage and scores[c.head] >= cfg.abs_floor):
             extra.append(c)
@@ -112,12 +101,4 @@ def admit(d: Distiller, threads: ThreadEvidence, ev: TopicSentences, sc: Sentenc
             continue
         per_lang[head.lang] = per_lang.get(head.lang, 0) + 1
         per_post[(head.thread, head.post)] = per_post.get((head.thread, head.post), 0) + 1
-    return above + later, extra
-
-
-def spread_passes(cfg, head, score: float, focus, cut) -> bool:
-    """With ``spread_later``: a cluster of a further thread (relevance at least ``spread_focus`` x its
-    language's best) that passes its language's cut once the thread focus is taken off its score."""
-    f = focus.get(head.thread, 0.0)
-    return (cfg.spread_later and cfg.spread_focus > 0 and is_embedded(head.lang) and cfg.spread_focus <= f < 1.0
-            and score / f ** cfg.thread_focus >= cut[head.lang])
+    return above, extra
