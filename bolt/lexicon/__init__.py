@@ -309,11 +309,18 @@ def _inverse_chinese() -> Mapping[str, tuple[str, ...]]:
     The first definitions of a CC-CEDICT entry are its main senses; later ones are often rare
     (``新生`` "new; newborn; ... freshman"), so only two are kept.
     """
-    from indexing.script_fold import fold_chinese
-
     path = cedict_path()
     if path is None:
         return {}
+    from bolt.lexicon.cache import cached_table
+
+    return cached_table("cmn-inverse", [path], lambda: _build_inverse_chinese(path))
+
+
+def _build_inverse_chinese(path: Path) -> dict[str, tuple[str, ...]]:
+    """:func:`_inverse_chinese`'s table, built from CC-CEDICT at ``path``."""
+    from indexing.script_fold import fold_chinese
+
     table: dict[str, list[str]] = {}
     with gzip.open(path, mode="rt", encoding="utf-8") as fh:
         for line in fh:

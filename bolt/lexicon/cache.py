@@ -1,7 +1,8 @@
 """A lexicon table built once per machine (:mod:`indexing.cache`), not once per process.
 
 Building the Chinese table reads all of CC-CEDICT and stems every gloss: seconds on every
-``bolt run``'s first topic. The table is named by the lexicon code and its input files.
+``bolt run``'s first topic. The table is named by the code that builds it (the lexicon module, the
+stemmer and the script folding) and its input files.
 """
 from __future__ import annotations
 
@@ -13,5 +14,9 @@ def cached_table(name: str, inputs: list[Path], build: Callable[[], Mapping[str,
     """``build()``, or the copy of it cached under ``name`` for these ``inputs``."""
     from indexing.cache import cached_json
 
-    table = cached_json(name, inputs, [Path(__file__).with_name("__init__.py")], lambda: dict(build()))
+    import indexing.script_fold
+    import indexing.terms
+
+    code = [Path(__file__).with_name("__init__.py"), Path(indexing.terms.__file__), Path(indexing.script_fold.__file__)]
+    table = cached_json(name, inputs, code, lambda: dict(build()))
     return {k: tuple(v) for k, v in table.items()}

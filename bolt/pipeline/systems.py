@@ -62,17 +62,21 @@ class Distiller:
         langs = tuple(getattr(searcher, "langs", None) or LANG_ORDER)
         self.langs = tuple(lg for lg in LANG_ORDER if lg in langs) + tuple(sorted(set(langs) - set(LANG_ORDER)))
 
-    def with_vectors(self, encoder, key: str):
-        """``encoder`` reading the index's table ``key`` first when the index has one
-        (:class:`indexing.vectors.stored.StoredEncoder`), else ``encoder`` itself (threads held in memory)."""
+    def has_vectors(self, key: str) -> bool:
+        """Whether the index holds a vector table ``key`` (an encoder's folder name)."""
         if self._tables is None:
             from indexing.vectors.table import open_tables
 
             store = getattr(self.corpus, "store", None)
             self._tables = open_tables(Path(store.path).parent) if hasattr(store, "raw_texts") else {}
-        table = self._tables.get(key)
-        if table is None:
+        return key in self._tables
+
+    def with_vectors(self, encoder, key: str):
+        """``encoder`` reading the index's table ``key`` first when the index has one
+        (:class:`indexing.vectors.stored.StoredEncoder`), else ``encoder`` itself (threads held in memory)."""
+        if not self.has_vectors(key):
             return encoder
+        table = self._tables[key]
         if key not in self._stored:
             from indexing.vectors.stored import StoredEncoder
 

@@ -4,7 +4,7 @@
 - English: what a thread is about (``w_thread_semantic``) and every sentence (``embed_top``), from
   the sentence-transformers ``model``;
 - Arabic and Chinese: what a thread is about, from ``xl_encoder`` (language focus, thread
-  relevance, dense threads);
+  relevance, dense threads), and English's too when the language focus compares languages;
 - the swept languages (``xl_sweep_langs``): every headline and sentence, from the sweep's encoder.
 An index built without them would make a run encode the collection in its own process (hours at
 BOLT size), so :func:`check_vectors` refuses it and names the command that adds them.
@@ -43,8 +43,8 @@ def needed(cfg, langs: Iterable[str]) -> dict[EncoderSpec, dict[str, tuple[str, 
             add(embedding_spec(cfg), "eng", "about")
         if cfg.embed_top > 0:
             add(embedding_spec(cfg), "eng", "sentence")
-    if cfg.xl_encoder:
-        for lang in sorted(langs - {"eng"}):
+    if cfg.xl_encoder:  # every language: the language focus compares English threads with the others
+        for lang in sorted(langs if cfg.lang_floor > 0 and len(langs) > 1 else langs - {"eng"}):
             add(EncoderSpec("multilingual", cfg.xl_encoder), lang, "about")
     for lang in cfg.sweep_langs():
         if lang in langs and cfg.sweep_encoder():

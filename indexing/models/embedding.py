@@ -108,6 +108,13 @@ class Embedder:
         return np.asarray(self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
                                             convert_to_numpy=True, show_progress_bar=False), dtype="float32")
 
+    def for_queries(self) -> None:
+        """Encode with one thread from now on (torch's setting is the process's): a run that reads an
+        index's vectors encodes one query at a time, where more threads only spin against other work."""
+        import torch
+
+        torch.set_num_threads(1)
+
     def encode_query(self, query: str) -> "np.ndarray":
         """The vector of a search query (the model is symmetric: the same as :meth:`encode`)."""
         return self.encode([query])[0]

@@ -199,7 +199,9 @@ def centre_of(name: str) -> "np.ndarray | None":
                                  hint="reinstall the toolkit, or rewrite it with scripts/encoder_centre.py") from exc
 
 
-@functools.lru_cache(maxsize=2)
-def get_encoder(name: str = DEFAULT_MODEL) -> MultilingualEncoder:
-    """The process-wide multilingual encoder (loaded on first use), centred when its model ships a centre."""
-    return MultilingualEncoder(name, centre=centre_of(name))
+@functools.lru_cache(maxsize=4)
+def get_encoder(name: str = DEFAULT_MODEL, threads: int = 2) -> MultilingualEncoder:
+    """The process-wide multilingual encoder (loaded on first use), centred when its model ships a
+    centre; ``threads``: its BLAS threads (a run that reads an index's vectors encodes only queries,
+    one text at a time, with one: faster, and no threads spinning against the machine's other work)."""
+    return MultilingualEncoder(name, threads=threads, centre=centre_of(name))

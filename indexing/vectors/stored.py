@@ -22,6 +22,8 @@ class StoredEncoder:
         self.name = encoder.name
         self.model_id = encoder.model_id
         self.encoded = 0
+        if hasattr(encoder, "for_queries"):  # it will encode single queries only
+            encoder.for_queries()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Normalised rows, one per text: the table's vector, else the encoder's."""

@@ -30,16 +30,21 @@ def xl_encoder(d: Distiller, name: str | None = None):
     from indexing.models.multilingual import get_encoder
 
     name = name or d.config.xl_encoder
-    return d.with_vectors(get_encoder(name), name)
+    if d.has_vectors(name):  # only queries are encoded here: one thread (as the index's USE vectors were)
+        return d.with_vectors(get_encoder(name, threads=1), name)
+    return get_encoder(name)
 
 
 def thread_text(d: Distiller, thread_id: str, lang: str) -> str:
-    """Headline plus the opening post's first sentences: what the thread is about."""
+    """Headline plus the opening post's first sentences: what the thread is about (only the opening
+    post is cut into sentences: a long thread's replies cost seconds and are not read here)."""
+    from bolt.pipeline.candidates import post_sentences
+
     th = d.thread(thread_id)
     if th is None:
         return ""
-    first = th.posts[0].id if th.posts else None
-    opening = [s.text for s in d.thread_sentences(thread_id, lang) if s.post == first][:3]
+    first = CandidatePost(thread_id, th.posts[0].id, lang, 0.0, 0, 0.0) if th.posts else None
+    opening = [s.text for s in post_sentences(th, first, d.config.clause_limits())][:3] if first else []
     return " ".join([th.headline, *opening])[:400]
 
 

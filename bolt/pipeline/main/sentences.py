@@ -56,7 +56,7 @@ def similarity(d: Distiller, cands: TopicCandidates, ev: TopicSentences,
         if eligible:
             emb = embedder(d)
             mat = emb.encode([sents[i].text for i in eligible])
-            q = emb.encode([cands.query])[0]
+            q = emb.encode_query(cands.query)
             for row, i in enumerate(eligible):
                 vectors[i] = mat[row]
                 semantic[i] = max(0.0, float(mat[row] @ q))

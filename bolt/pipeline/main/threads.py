@@ -75,7 +75,7 @@ def base_relevance(d: Distiller, query: str, plan: QueryPlan, posts: list[Candid
         with d.stage("embed"):
             emb = embedder(d)
             vecs = emb.encode(texts)
-            q = emb.encode([query])[0]
+            q = emb.encode_query(query)
         for t, v in zip(semantic, vecs):
             rel[t] = w * max(0.0, float(v @ q)) + (1 - w) * best[t]
     return rel
