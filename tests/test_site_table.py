@@ -30,7 +30,10 @@ OFF = {"topics": {"5.001": {"P_n": 0.2, "R_n": 0.5, "F_GD": 0.3}, "5.002": {"P_n
 def test_a_site_is_averaged_over_the_topics_the_run_answered_there():
     assert table.site_means(ON, "5.0") == pytest.approx({"P_n": 0.1, "R_n": 0.25, "F_GD": 0.15, "n": 2})
     assert table.site_means(ON, "5.1") == pytest.approx({"P_n": 0.1, "R_n": 0.25, "F_GD": 0.12, "n": 1})
-    assert table.site_means(OFF, "5.1") is None  # an Arabic-only run says nothing of Weibo
+    assert table.site_means(OFF, "5.1") is None  # no Weibo topic in these scores
+    scored_zero = {"topics": {**OFF["topics"], "5.101": {"P_n": 0.0, "R_n": 0.0, "F_GD": 0.0}}}
+    assert table.site_means(scored_zero, "5.1", only="5.0") is None  # bolt score's 0 for a topic not run
+    assert table.site_means(scored_zero, "5.0", only="5.0")["F_GD"] == pytest.approx(0.25)
 
 
 def test_the_rule_holds_within_the_slack_and_fails_past_it():
