@@ -54,7 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workdir", help="keep indexes and runs here (default: a temp folder)")
     p.add_argument("--gen-dir", help="folder made by scripts/gen_corpus.py, for the large-index latency")
     p.add_argument("--main", default="main", help="spec of the main system to measure, e.g. 'main(abs_floor=0.3)'")
-    p.add_argument("--dev-set", default="ebay", choices=["ebay", "tac2013", "xl"],
+    p.add_argument("--dev-set", default="ebay", choices=sorted(DEV_SETS),
                    help="the dev part's set of real threads (docs/benchmarks.md)")
     p.add_argument("--gen-topics", type=int, default=20, help="topics of the generated set to time")
 
@@ -278,6 +278,11 @@ DEV_SETS = {
                  (SHARED / "arz-youm7-comments-2010.xml", SHARED / "cmn-ptt-stock-2025.xml", REAL_DEV),
                  rounds=(("arz-1", "4.001"), ("arz-2", "4.006"), ("arz-3", "4.010"), ("arz-4", "4.014"), ("arz-5", "4.018"), ("arz-6", "4.023"), ("arz-8", "4.027"), ("arz-9", "4.032"),
                          ("cmn-1", "4.101"), ("cmn-2", "4.107"), ("cmn-3", "4.111"), ("cmn-4", "4.116"), ("cmn-5", "4.121"), ("cmn-6", "4.127"), ("cmn-7", "4.133"), ("cmn-8", "4.141"), ("cmn-9", "4.149"), ("cmn-10", "4.157"), ("cmn-11", "4.165"), ("cmn-12", "4.173"), ("cmn-13", "4.181"), ("cmn-14", "4.189"), ("cmn-15", "4.197"), ("cmn-16", "4.205"), ("cmn-17", "4.213"))),
+    # the same kind of queries over two other sites: Saudi and Jordanian Arabic comments, Simplified-script Weibo
+    "xl-sites": DevSet(REPO / "topics" / "xl-sites.xml", REPO / "topics" / "xl-sites.groups.tsv",
+                       (CAREFUL / "xl-sites.judgments.jsonl",),
+                       (SHARED / "arz-aoc-alriyadh-alghad-2010.xml", SHARED / "cmn-weibo-checked-2020.xml", REAL_DEV),
+                       rounds=(("alriyadh-alghad-1", "5.001"), ("weibo-1", "5.101"))),
 }
 
 

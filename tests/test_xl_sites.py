@@ -1,0 +1,39 @@
+"""The new-sites cross-language set: topics/xl-sites.xml, its groups and its careful judgments.
+
+The topics' nuggets are checked against the real threads by tests/test_dev_topics.py (every dev set);
+here: the set's shape (eight topics per site, numbered apart from xl-dev) and that every careful
+judgment names facets its topic has, so a typo in a facet id cannot silently score as relevant.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from bolt.formats.topics import read_topics
+from evaluation.judgments import read_judgments
+
+REPO = Path(__file__).resolve().parents[1]
+TOPICS = REPO / "topics" / "xl-sites.xml"
+JUDGMENTS = REPO / "tests" / "data" / "careful" / "xl-sites.judgments.jsonl"
+
+
+def test_eight_held_out_topics_per_site_numbered_apart_from_xl_dev():
+    numbers = [t.topic_id for t in read_topics(TOPICS)]
+    assert numbers == [f"5.{i:03d}" for i in range(1, 9)] + [f"5.{i:03d}" for i in range(101, 109)]
+    xl_dev = {t.topic_id for t in read_topics(REPO / "topics" / "xl-dev.xml")}
+    assert not xl_dev & set(numbers)
+    rows = [line.split("\t") for line in (REPO / "topics" / "xl-sites.groups.tsv").read_text(encoding="utf-8")
+            .splitlines() if line and not line.startswith("#")]
+    assert {n: g for n, g in rows} == {n: "held-out" for n in numbers}
+
+
+def test_every_careful_judgment_names_facets_of_its_topic_and_counts_words():
+    facets = {t.topic_id: {f.id for f in t.facets} for t in read_topics(TOPICS)}
+    js = read_judgments(JUDGMENTS)
+    assert {j.topic_id for j in js} == set(facets)  # every topic judged
+    assert all(j.assessor.startswith("careful:") and "text" in j.extra for j in js)
+    assert all(set(j.facets) <= facets[j.topic_id] for j in js)
+    relevant = [j for j in js if j.facets]
+    assert relevant and all(0 < j.responsive_words <= j.words for j in relevant)
+    assert all(j.responsive_words == 0 for j in js if not j.facets)
+    # a relevant bullet counts only with a supporting source: every one the readers found relevant has one
+    assert all(any(s.supports for s in j.sources) for j in relevant)
