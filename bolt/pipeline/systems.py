@@ -195,7 +195,7 @@ class Distiller:
                 th = self.thread(cand.thread)
                 if th is None:
                     continue
-                for s in post_sentences(th, cand, cfg.clause_limits()):
+                for s in post_sentences(th, cand, cfg.clause_limits(), cfg.pasted_quotes):
                     n = length_estimate(s.text, s.lang)
                     if filtered and not (cfg.min_words <= n <= cfg.max_words):
                         continue
