@@ -67,7 +67,8 @@ def test_a_pasted_report_follows_the_own_text_cited_inside_the_quote():
 
 
 def test_a_quote_of_an_earlier_post_or_poster_stays_out():
-    # p2 quotes ann (p1's writer) with words changed; p3 repeats p1's pasted sentence without a name.
+    # p2 names a poster (ann) though its words are in no earlier post; p3 names no one but repeats
+    # p1's pasted sentence.
     assert _sentences("p2", pasted=True) == [
         ("The mayor promised repairs for every flooded house by the summer.", 458, 523, 0)]
     assert _sentences("p3", pasted=True) == [

@@ -2,8 +2,8 @@
 
 A sentence's ``offset`` is the raw offset (SPEC §2) of its first character in the thread's
 escaped XML, taken from the post's ``TextMap``; the author's own text is used, and (with the
-``pasted_quotes`` setting) quotes that repeat no earlier post, never a quote of another poster, so
-a citation always points into the post that brought the words in. Posts are cut by
+``pasted_quotes`` setting) quotes that name no poster and repeat no earlier post, never a quote of
+another poster, so a citation always points into the post that brought the words in. Posts are cut by
 ``indexing.sentences.split_clauses``: English sentences, and for Arabic and Chinese sentences with
 long ones cut into clauses (reader comments with little punctuation would otherwise be one
 bullet-sized "sentence" per post).

@@ -1,9 +1,10 @@
 """Quoted passages a poster pasted in (a news report, an official statement), told from replies.
 
 A ``<quote>`` usually repeats an earlier post of its thread (SPEC §2); then its words are that
-post's, and citing them here would credit the wrong poster. A quote whose text is in no earlier
-post, and whose ``orig_author`` (when given) wrote no earlier post, was brought in by this poster:
-a report pasted as evidence. Those passages may be read as the poster's own text.
+post's, and citing them here would credit the wrong poster. A quote that names a poster
+(``orig_author``) quotes a forum member, even one whose post is not in the thread as collected.
+A quote that names no one and whose text is in no earlier post was brought in by this poster: a
+report pasted as evidence. Those passages may be read as the poster's own text.
 """
 from __future__ import annotations
 
@@ -29,19 +30,17 @@ def quote_blocks(post) -> list[list]:
 
 
 def pasted_maps(thread, post) -> list[TextMap]:
-    """A text map (exact raw spans) of each quoted passage of ``post`` that repeats no earlier post
-    of ``thread`` and names no earlier poster as its author."""
-    blocks = quote_blocks(post)
+    """A text map (exact raw spans) of each quoted passage of ``post`` that names no poster and
+    repeats no earlier post of ``thread``."""
+    blocks = [b for b in quote_blocks(post) if not any(p.orig_author for p in b)]
     if not blocks:
         return []
     earlier = [p for p in thread.posts if p.start < post.start]
-    authors = {p.author for p in earlier if p.author}
     before = "\n".join(_collapsed(thread.text_map(p, quotes=None).text) for p in earlier)
     out = []
     for block in blocks:
         tm = build_text_map(thread.raw, block)
         text = _collapsed(tm.text)
-        if not text or text in before or any(p.orig_author in authors for p in block if p.orig_author):
-            continue
-        out.append(tm)
+        if text and text not in before:
+            out.append(tm)
     return out
