@@ -93,7 +93,7 @@ def test_main_cites_the_pasted_report_and_the_citation_validates(searcher, tmp_p
     from bolt.pipeline.run import run_topics
     from bolt.formats.topics import read_topics
 
-    own_only = [b.text for b in distiller_for(searcher).distill(QUERY)]
+    own_only = [b.text for b in distiller_for(searcher, pasted_quotes=False).distill(QUERY)]
     assert REPORT not in own_only
     d = distiller_for(searcher, pasted_quotes=True)
     bullets = d.distill(QUERY)
