@@ -3,10 +3,10 @@
 
     python scripts/selection_variants.py --dev-set ebay --workdir DIR base=main "C=main(max_per_post=1)" ...
 
-The first spec is traced through every stage once per topic (``MainSystem.trace``); each spec then
-re-runs only the selection and bullets stages on those records, so the specs may differ from the
-first only in settings of the selection and output sections (anything else changes the records
-before the selection, and is refused). Writes ``DIR/NAME.xml`` per spec, carries the careful
+The first spec is traced through every stage once per topic (``MainSystem.trace``); each spec that
+differs from it only in settings of the selection and output sections re-runs only the selection
+and bullets stages on those records; a spec that differs elsewhere (a sentence setting, say) is
+traced through every stage on its own. Writes ``DIR/NAME.xml`` per spec, carries the careful
 judgments over to them (``DIR/judgments.jsonl``; the bullets nobody judged go to
 ``DIR/todo-NAME.jsonl``, counted on stdout), and scores all runs together with ``bolt score``
 (``DIR/scores.json``; one pool of supporting posts for every run). ``scripts/thread_reach.py``
@@ -38,20 +38,24 @@ def _module(name: str, path: Path):
 
 
 def check_specs(specs: dict[str, str]) -> list:
-    """The specs' configs; ValueError naming a spec that differs from the first outside ``SECTIONS``."""
+    """The specs' configs; ValueError naming a spec that is not main's."""
     from bolt.pipeline import parse_config
 
     configs = [parse_config(s) for s in specs.values()]
-    base = configs[0]
     for name, cfg in zip(specs, configs):
         if cfg.name != "main":
             raise ValueError(f"{name}: only main has a selection stage, got {cfg.name}")
-        for f in fields(cfg):
-            setting = f.metadata.get("setting")
-            if setting and setting.section not in SECTIONS and getattr(cfg, f.name) != getattr(base, f.name):
-                raise ValueError(f"{name}: {f.name} is a {setting.section} setting; only selection and output "
-                                 f"settings may differ from the first spec")
     return configs
+
+
+def same_records(cfg, base) -> bool:
+    """Whether ``cfg`` differs from ``base`` only in settings of ``SECTIONS`` (so ``base``'s records
+    before the selection are its own)."""
+    for f in fields(cfg):
+        setting = f.metadata.get("setting")
+        if setting and setting.section not in SECTIONS and getattr(cfg, f.name) != getattr(base, f.name):
+            return False
+    return True
 
 
 def main() -> int:
@@ -85,9 +89,11 @@ def main() -> int:
     runs = []
     for name, cfg in zip(specs, configs):
         d = Distiller(searcher, searcher.corpus, cfg)
+        own = traces if same_records(cfg, configs[0]) else None
+        tracer = MainSystem(d)
         results = []
         for t in topics:
-            tr = traces[t.topic_id]
+            tr = own[t.topic_id] if own is not None else tracer.trace(t.query)
             picked = tr.bullets if tr.selection is None else bullets(
                 d, select(d, tr.candidates, tr.threads, tr.sentences, tr.scores, tr.clusters))
             results.append(to_result(t.topic_id, picked))

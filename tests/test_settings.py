@@ -118,7 +118,8 @@ def _trace(searcher, query: str = QUERY, **config) -> dict:
 # Settings whose effect a test elsewhere observes (on a collection made for it), and that test's file.
 ELSEWHERE = {"lang_anchor": "test_literal_focus.py", "translit": "test_transliterate.py",
              "cmn_names": "test_cmn_names.py", "focus_rel_threshold": "test_pipeline.py",
-             "lang_ratio": "test_xl_thread_ranking.py", "dup_concepts": "test_settings.py"}
+             "lang_ratio": "test_xl_thread_ranking.py", "dup_concepts": "test_settings.py",
+             "pasted_quotes": "test_pasted_quotes.py"}
 
 
 def test_every_setting_has_an_effect_case():

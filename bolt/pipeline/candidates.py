@@ -1,8 +1,9 @@
 """Candidate posts from per-language retrieval, and their sentences with exact raw offsets.
 
 A sentence's ``offset`` is the raw offset (SPEC §2) of its first character in the thread's
-escaped XML, taken from the post's ``TextMap``; only the author's own text is used, never quotes,
-so a citation always points into the post that wrote the words. Posts are cut by
+escaped XML, taken from the post's ``TextMap``; the author's own text is used, and (with the
+``pasted_quotes`` setting) quotes that name no poster and repeat no earlier post, never a quote of
+another poster, so a citation always points into the post that brought the words in. Posts are cut by
 ``indexing.sentences.split_clauses``: English sentences, and for Arabic and Chinese sentences with
 long ones cut into clauses (reader comments with little punctuation would otherwise be one
 bullet-sized "sentence" per post).
@@ -15,6 +16,8 @@ from typing import Iterable
 
 from indexing.sentences import clauses_by_sentence, split_clauses
 from indexing.textfacts import count_words
+
+from bolt.pipeline.pasted import pasted_maps
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,21 +77,27 @@ def _unwrap(text: str) -> str:
 
 
 def post_sentences(thread, cand: CandidatePost,
-                   limits: dict[str, tuple[int, int]] | None = None) -> list[Sentence]:
+                   limits: dict[str, tuple[int, int]] | None = None, pasted: bool = False) -> list[Sentence]:
     """Sentences of the post's own text, each with the raw offset of its first character;
-    ``limits`` per language replaces ``split_clauses``'s clause limits."""
+    ``limits`` per language replaces ``split_clauses``'s clause limits. With ``pasted``, the
+    sentences of the quotes the poster pasted in (:func:`bolt.pipeline.pasted.pasted_maps`) follow,
+    cited inside the quote; their positions come after the own text's."""
     post = thread.post(cand.post)
     if post is None:
         return []
-    tm = thread.text_map(post, quotes=False)
+    maps = [thread.text_map(post, quotes=False)]
+    if pasted:
+        maps += pasted_maps(thread, post)
     out = []
-    for i, (s, e) in enumerate(split_clauses(tm.text, cand.lang, (limits or {}).get(cand.lang))):
-        text = " ".join(_unwrap(tm.text[s:e]).split())
-        if not text:
-            continue
-        raw_start, raw_end = tm.raw_span(s, e)
-        out.append(Sentence(cand.thread, cand.post, cand.lang, raw_start, raw_end, text, i,
-                            cand.norm, cand.rank))
+    i = 0
+    for tm in maps:
+        for s, e in split_clauses(tm.text, cand.lang, (limits or {}).get(cand.lang)):
+            text = " ".join(_unwrap(tm.text[s:e]).split())
+            if text:
+                raw_start, raw_end = tm.raw_span(s, e)
+                out.append(Sentence(cand.thread, cand.post, cand.lang, raw_start, raw_end, text, i,
+                                    cand.norm, cand.rank))
+            i += 1
     return out
 
 

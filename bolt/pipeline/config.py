@@ -149,6 +149,7 @@ class SystemConfig:
     cmn_names: bool = setting(True, "retrieval", "the Chinese query looks names up in the names list (main)")
     informative: bool = setting(True, "sentences", "multiply by the informativeness prior")
     drop_signatures: bool = setting(True, "sentences", "drop a sentence its author repeats in two posts")
+    pasted_quotes: bool = setting(True, "sentences", "a quote naming no poster and repeating no earlier post is read as the post's own text (main)")
     opening_weight: float = setting(0.25, "sentences", "role weight of the opening post of a thread that asks", 0, 1)
     asker_weight: float = setting(0.3, "sentences", "role weight of the asker's later posts", 0, 1)
     strict_questions: bool = setting(True, "sentences", "only a '?' that closes a question makes a thread ask")

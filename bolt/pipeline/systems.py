@@ -193,13 +193,14 @@ class Distiller:
     def sentences(self, posts: list[CandidatePost], filtered: bool = True,
                   questions: bool = True) -> list[Sentence]:
         cfg = self.config
+        pasted = cfg.pasted_quotes and cfg.name == "main"  # the references read posts as they were
         with self.stage("sentences"):
             out = []
             for cand in posts:
                 th = self.thread(cand.thread)
                 if th is None:
                     continue
-                for s in post_sentences(th, cand, cfg.clause_limits()):
+                for s in post_sentences(th, cand, cfg.clause_limits(), pasted):
                     n = length_estimate(s.text, s.lang)
                     if filtered and not (cfg.min_words <= n <= cfg.max_words):
                         continue
