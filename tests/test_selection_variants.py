@@ -22,8 +22,14 @@ def test_selection_and_output_settings_may_differ_from_the_first_spec():
     assert [c.max_per_post for c in configs] == [2, 1]
 
 
-def test_a_setting_read_before_the_selection_is_refused_by_name():
-    with pytest.raises(ValueError, match="b: thread_focus is a threads setting"):
-        _script().check_specs({"base": "main", "b": "main(thread_focus=1.0)"})
+def test_only_mains_specs_are_taken_and_a_setting_read_earlier_is_traced_in_full():
+    script = _script()
     with pytest.raises(ValueError, match="only main"):
-        _script().check_specs({"base": "main", "lead": "lead"})
+        script.check_specs({"base": "main", "lead": "lead"})
+    from bolt.pipeline import parse_config
+
+    base = parse_config("main")
+    assert script.same_records(parse_config("main(max_bullets=5)"), base)  # a selection setting: base's records
+    assert not script.same_records(parse_config("main(thread_focus=1.0)"), base)  # a threads setting: its own trace
+
+

@@ -34,6 +34,21 @@ def thread_units(d, thread_id: str, lang: str, kinds: tuple[str, ...]) -> list[t
         out.append(("about", thread_text(d, thread_id, lang)))
     if "sentence" in kinds:
         out.extend(("sentence", s.text) for s in d.thread_sentences(thread_id, lang))
+    if "pasted" in kinds and th is not None:
+        out.extend(("pasted", text) for text in pasted_sentences(d, th, lang))
+    return out
+
+
+def pasted_sentences(d, th, lang: str) -> list[str]:
+    """The sentences of the reports pasted into the thread's posts (``pasted_quotes``), as the
+    candidate sentences cut them: what a run reads beyond the posts' own text."""
+    from bolt.pipeline.candidates import CandidatePost, post_sentences
+
+    own = {s.text for s in d.thread_sentences(th.id, lang)}
+    out = []
+    for rank, post in enumerate(th.posts):
+        cand = CandidatePost(th.id, post.id, lang, 0.0, rank, 0.0)
+        out.extend(s.text for s in post_sentences(th, cand, d.config.clause_limits(), True) if s.text not in own)
     return out
 
 
@@ -108,8 +123,9 @@ def add_vectors(index_dir: str | Path, cfg, *, workers: int = 1, address: str | 
     report: dict[str, dict] = {}
     for spec, plan in plans.items():
         identity = encoder_identity(spec)
+        # a text's vector is the same whatever cut it, so any table of the same encoder serves
         old = [t for t in (*open_tables(index_dir).values(), *(v for r in reuse for v in open_tables(r).values()))
-               if t.manifest.get("identity") == identity and t.manifest.get("settings") == settings]
+               if t.manifest.get("identity") == identity]
         vectors, encoded, seconds = vectors_for(spec, plan, old, workers, address, progress)
         manifest = {"encoder": spec.name, "family": spec.family, "identity": identity, "index": digest,
                     "settings": settings, "units": {lg: list(k) for lg, k in need[spec].items()},

@@ -38,17 +38,18 @@ def needed(cfg, langs: Iterable[str]) -> dict[EncoderSpec, dict[str, tuple[str, 
     if cfg.name != "main":
         return {}
     langs = set(langs)
+    pasted = ("pasted",) if cfg.pasted_quotes else ()
     if "eng" in langs:
         if cfg.w_thread_semantic > 0:
             add(embedding_spec(cfg), "eng", "about")
         if cfg.embed_top > 0:
-            add(embedding_spec(cfg), "eng", "sentence")
+            add(embedding_spec(cfg), "eng", "sentence", *pasted)
     if cfg.xl_encoder:  # every language: the language focus compares English threads with the others
         for lang in sorted(langs if cfg.lang_floor > 0 and len(langs) > 1 else langs - {"eng"}):
             add(EncoderSpec("multilingual", cfg.xl_encoder), lang, "about")
     for lang in cfg.sweep_langs():
         if lang in langs and cfg.sweep_encoder():
-            add(EncoderSpec("multilingual", cfg.sweep_encoder()), lang, "headline", "sentence")
+            add(EncoderSpec("multilingual", cfg.sweep_encoder()), lang, "headline", "sentence", *pasted)
     return {spec: {lg: tuple(sorted(k)) for lg, k in per.items()} for spec, per in out.items()}
 
 
@@ -63,8 +64,9 @@ def index_digest(index_dir: str | Path) -> str:
 
 
 def text_settings(cfg) -> str:
-    """The settings that decide a unit's text (the clause limits cut sentences): part of a table's identity."""
-    return repr(cfg.clause_limits())
+    """The settings that decide a unit's text (the clause limits cut sentences; ``pasted_quotes`` adds
+    the pasted reports'): part of a table's identity."""
+    return f"{cfg.clause_limits()!r} pasted_quotes={cfg.pasted_quotes}"
 
 
 def problems(index_dir: str | Path, cfg) -> list[str]:
@@ -88,8 +90,8 @@ def problems(index_dir: str | Path, cfg) -> list[str]:
         if m.get("index") != digest:
             out.append(f"the {spec.name} vectors were made for another build of this index")
         elif m.get("settings") != text_settings(cfg):
-            out.append(f"the {spec.name} vectors were cut with clause limits {m.get('settings')}, "
-                       f"the system uses {text_settings(cfg)}")
+            out.append(f"the {spec.name} vectors were cut with the settings {m.get('settings')}, "
+                       f"the system cuts with {text_settings(cfg)}")
         else:
             lacking = [f"{lang}: {k}" for lang, kinds in per.items() for k in kinds if k not in table.units(lang)]
             if lacking:

@@ -29,8 +29,10 @@ from indexing.vectors.keys import text_key, text_keys
 
 FORMAT = "bolt-vectors/1"
 MANIFEST = "manifest.json"
-KINDS = {"headline": 0, "about": 1, "sentence": 2}
-"""The units a row can hold: a thread's headline, what the thread is about (headline and opening), a sentence."""
+KINDS = {"headline": 0, "about": 1, "sentence": 2, "pasted": 3}
+"""The units a row can hold: a thread's headline, what the thread is about (headline and opening), a
+sentence of a post's own text, a sentence of a report pasted into a post (read as evidence, never
+counted as the thread's own sentences)."""
 
 
 @dataclass
