@@ -60,6 +60,7 @@ class NearestSentences:
 
     def __init__(self, path: Path, nprobe: int = NPROBE) -> None:
         faiss = _faiss()
+        faiss.omp_set_num_threads(1)  # one query at a time: no OpenMP pool beside torch's in a run
         self.index = faiss.read_index(str(path), faiss.IO_FLAG_MMAP | faiss.IO_FLAG_READ_ONLY)
         self.index.nprobe = nprobe
 
