@@ -50,16 +50,10 @@ def stating_threads(judgment_lines: list[dict], run_id: str) -> dict[str, set[st
 
 
 def read_lines(path: Path) -> list[dict]:
-    """The judgment lines of a JSONL file (the ``_meta`` header aside)."""
-    lines = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip() or line.startswith('{"_meta"'):
-            continue
-        try:
-            lines.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            sys.exit(f"error: {path}:{n}: not JSON ({exc.msg}); fix the line and run again")
-    return lines
+    """The judgment lines of a JSONL file (the ``_meta`` header aside; a missing file has none)."""
+    from scripts.carry_judgments import load_lines
+
+    return load_lines(path)
 
 
 def group_table(scores: dict, groups: dict[str, str], multi: set[str]) -> list[str]:
