@@ -52,3 +52,18 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     with atomic_open(path, "wb") as fh:
         fh.write(data)
     return Path(path)
+
+
+def swap_folder(tmp: Path, target: Path) -> None:
+    """Rename the finished folder ``tmp`` into place at ``target``; a previous ``target`` is renamed
+    away first and removed only after the swap, so an interruption never leaves neither."""
+    import shutil
+
+    old = None
+    if target.exists():
+        old = target.parent / f"{target.name}.old-{os.getpid()}"
+        os.rename(target, old)
+    os.rename(tmp, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+

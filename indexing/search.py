@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Iterable, NamedTuple
 
 from indexing.analysis import AnalysisConfig
+from indexing.atomic import swap_folder
 from indexing.encoding import MANIFEST_KEY, STRICT
 from indexing.errors import RuntimeUnavailable, ToolkitError
 from indexing.manifest import (MANIFEST, describe_inputs, make_manifest, read_manifest,
@@ -111,7 +112,7 @@ def build_from_threads(threads: Iterable, out, *, backend: str = "lucene", force
             manifest["read"] = read_log.counts()
             manifest["warnings"] = read_log.warnings()
         write_json_atomic(tmp / MANIFEST, manifest)
-        _swap(tmp, out)
+        swap_folder(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -133,17 +134,6 @@ def _refuse_overwrite(out: Path, force: bool) -> None:
         raise ToolkitError(f"{out} exists and is not a folder", file=str(out), hint="choose another --out")
     if out.is_dir() and any(out.iterdir()) and not force:
         raise ToolkitError(f"{out} already exists", file=str(out), hint="pass --force to replace it")
-
-
-def _swap(tmp: Path, out: Path) -> None:
-    """Rename the finished build into place; the old index is removed only after the swap."""
-    old = None
-    if out.exists():
-        old = out.parent / f"{out.name}.old-{os.getpid()}"
-        os.rename(out, old)
-    os.rename(tmp, out)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
 
 
 def _fill(folder: Path, threads: Iterable, backend: str, analysis: AnalysisConfig, config: UnitConfig,

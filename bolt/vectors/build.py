@@ -8,6 +8,7 @@ with more than ``ann_min_rows`` sentences also gets an approximate index (:mod:`
 """
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from bolt.vectors.needs import index_digest, needed, text_settings
+from indexing.atomic import atomic_write_text
 from indexing.vectors.ann import EXACT_MAX_ROWS
 from indexing.vectors.encode import BATCH, EncoderSpec, encode_texts, tqdm_progress
 from indexing.vectors.table import TablePlan, VectorTable, open_tables, write_table
@@ -43,10 +45,13 @@ def pasted_sentences(d, th, lang: str) -> list[str]:
     """The sentences of the reports pasted into the thread's posts (``pasted_quotes``), as the
     candidate sentences cut them: what a run reads beyond the posts' own text."""
     from bolt.pipeline.candidates import CandidatePost, post_sentences
+    from bolt.pipeline.pasted import pasted_maps
 
     own = {s.text for s in d.thread_sentences(th.id, lang)}
     out = []
     for rank, post in enumerate(th.posts):
+        if not pasted_maps(th, post):  # most posts paste nothing: their sentences are the thread's own
+            continue
         cand = CandidatePost(th.id, post.id, lang, 0.0, rank, 0.0)
         out.extend(s.text for s in post_sentences(th, cand, d.config.clause_limits(), True) if s.text not in own)
     return out
@@ -136,9 +141,6 @@ def add_vectors(index_dir: str | Path, cfg, *, workers: int = 1, address: str | 
         written = write_table(table_dir, plan, vectors, manifest)
         written["ann"] = build_ann(table_dir, need[spec], ann_min_rows, progress)
         if written["ann"]:
-            from indexing.atomic import atomic_write_text
-            import json
-
             atomic_write_text(table_dir / "manifest.json", json.dumps(written, indent=2, ensure_ascii=False) + "\n")
         report[spec.key] = written
     return report

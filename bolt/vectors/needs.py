@@ -19,9 +19,6 @@ from typing import Iterable
 from indexing.errors import ToolkitError
 from indexing.vectors.encode import EncoderSpec
 
-ENGLISH_MODEL_FAMILY = "embedding"
-
-
 def embedding_spec(cfg) -> EncoderSpec:
     from indexing.models.embedding import DEFAULT_MODEL
 
@@ -103,8 +100,7 @@ def check_vectors(index_dir: str | Path, cfg) -> None:
     """Raise when the index lacks vectors ``cfg`` reads, with the command that adds them."""
     found = problems(index_dir, cfg)
     if found:
-        system = cfg.name if not repr(cfg).startswith(f"{cfg.name}(") else repr(cfg)
-        extra = f" --system '{system}'" if system != "main" else ""
+        extra = f" --system '{cfg!r}'" if repr(cfg) != "main" else ""
         raise ToolkitError(f"the index {index_dir} lacks vectors the system {cfg.name} reads: " + "; ".join(found),
                            file=str(index_dir),
                            hint=f"add them (once; encoded with a progress bar): bolt index --add-vectors {index_dir}{extra}")

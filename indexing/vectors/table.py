@@ -23,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from indexing.atomic import atomic_write_text
+from indexing.atomic import atomic_write_text, swap_folder
 from indexing.errors import ToolkitError
 from indexing.vectors.keys import text_key, text_keys
 
@@ -93,7 +93,7 @@ def write_table(path: str | os.PathLike, plan: TablePlan, vectors: np.ndarray, m
         full = {"format": FORMAT, **manifest, "rows": len(plan.row_kind), "distinct": int(len(keys)),
                 "dimensions": int(vectors.shape[1]) if len(keys) else 0, "threads": _lang_ranges(plan)}
         atomic_write_text(tmp / MANIFEST, json.dumps(full, indent=2, ensure_ascii=False) + "\n")
-        _swap(tmp, path)
+        swap_folder(tmp, path)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -106,14 +106,6 @@ def _lang_ranges(plan: TablePlan) -> dict[str, list[int]]:
     for i, lang in enumerate(plan.langs):
         out.setdefault(lang, [i, i])[1] = i + 1
     return out
-
-
-def _swap(tmp: Path, path: Path) -> None:
-    old = path.with_name(f".{path.name}.old-{os.getpid()}")
-    if path.exists():
-        os.replace(path, old)
-    os.replace(tmp, path)
-    shutil.rmtree(old, ignore_errors=True)
 
 
 class VectorTable:
