@@ -28,11 +28,16 @@ topics are the honest figure; the tuning ones are in-sample): main beats both re
 F_GD and R_n; main F_GD >= 0.35 and R_n >= 0.5. It also judges the same runs with ``bolt assess``
 and reports its agreement with the careful judgments (``assessor_vs_careful``) on all topics and on
 the first careful file's and the later rounds' apart (all in the 0.5 statement model's fit).
+
+Each index gets main's vectors as ``bolt index`` adds them; ``BOLT_VECTORS_FROM`` (index folders,
+separated by ``os.pathsep``) names indexes whose vectors are reused for texts they hold, as
+``bolt index --vectors-from`` does, so a machine encodes each text once.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -80,7 +85,9 @@ def _index(corpus: Path | list[Path], out: Path, backend: str, encoding_errors: 
         build_index(corpus if isinstance(corpus, list) else [corpus], out, backend=backend, force=True,
                     progress=False, **({"encoding_errors": encoding_errors} if encoding_errors else {}))
     if problems(out, SystemConfig()):  # main's vectors, as bolt index adds them
-        add_vectors(out, SystemConfig(), progress=False)
+        # BOLT_VECTORS_FROM: index folders (os.pathsep-separated) whose vectors are reused, not re-encoded
+        reuse = [p for p in os.environ.get("BOLT_VECTORS_FROM", "").split(os.pathsep) if p]
+        add_vectors(out, SystemConfig(), progress=False, reuse=reuse)
     return out
 
 
