@@ -19,6 +19,7 @@ for the ``bm25`` backend.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, fields
@@ -177,6 +178,7 @@ _AR_PREFIXES = ("وال", "بال", "كال", "فال", "لل", "ال", "و")
 _AR_SUFFIXES = ("ها", "ان", "ات", "ون", "ين", "يه", "ه", "ي")
 
 
+@functools.lru_cache(maxsize=200_000)
 def _arabic_light_stem(w: str) -> str:
     """Lucene's ``ArabicStemmer`` (Larkey's light10): one prefix, then suffixes, keeping >= 2 letters."""
     for p in _AR_PREFIXES:

@@ -71,7 +71,7 @@ class Thread:
     comments or CDATA; it has checked the thread completely, so finding them later cannot fail).
     """
 
-    __slots__ = ("id", "lang", "headline", "path", "raw", "line", "_posts", "_starts")
+    __slots__ = ("id", "lang", "headline", "path", "raw", "line", "_posts", "_starts", "_by_id")
 
     id: str
     lang: str
@@ -91,6 +91,7 @@ class Thread:
         setter(self, "line", line)
         setter(self, "_posts", None if posts is None else tuple(posts))
         setter(self, "_starts", None)
+        setter(self, "_by_id", None)
 
     def __setattr__(self, name: str, value) -> None:
         raise AttributeError(f"Thread is immutable (cannot set {name})")
@@ -137,11 +138,14 @@ class Thread:
         return starts
 
     def post(self, post_id: str) -> Post | None:
-        """The post with id ``post_id`` (``"p4"``), or None."""
-        for p in self.posts:
-            if p.id == post_id:
-                return p
-        return None
+        """The post with id ``post_id`` (``"p4"``), or None (the first, should two share an id)."""
+        by_id = self._by_id
+        if by_id is None:
+            by_id = {}
+            for p in self.posts:
+                by_id.setdefault(p.id, p)
+            object.__setattr__(self, "_by_id", by_id)
+        return by_id.get(post_id)
 
     def post_at(self, offset: int) -> Post | None:
         """The post whose element spans ``offset`` (None outside every ``<post>``)."""

@@ -134,8 +134,15 @@ def clauses_by_sentence(text: str, lang: str,
     """:func:`split_clauses`'s spans with the number of the sentence each was cut from:
     ``[(sentence, start, end), ...]`` (English: every sentence is its own). Two clauses of one
     sentence are neighbours a bullet may join (``bolt.pipeline.candidates.clause_window``)."""
+    return list(_clauses_by_sentence(text, lang, tuple(limits) if limits is not None else None))
+
+
+@functools.lru_cache(maxsize=32_768)
+def _clauses_by_sentence(text: str, lang: str, limits: tuple[int, int] | None) -> tuple[tuple[int, int, int], ...]:
+    """:func:`clauses_by_sentence`, kept per text: a run splits the same posts for every topic
+    whose candidates reach them, and splitting (spaCy for English) is most of a topic's cost."""
     if lang not in CLAUSE_LIMITS:
-        return [(i, s, e) for i, (s, e) in enumerate(split_sentences(text, lang))]
+        return tuple((i, s, e) for i, (s, e) in enumerate(split_sentences(text, lang)))
     folded = fold_chinese(text) if lang == "cmn" else text  # one script for the markers, same length
     min_len, max_len = limits or CLAUSE_LIMITS[lang]
     if not 1 <= min_len <= max_len:
@@ -146,7 +153,7 @@ def clauses_by_sentence(text: str, lang: str,
         for s, e in _sentences_in(text, start, end):
             spans.extend((n, a, b) for a, b in _cut(text, folded, s, e, lang, min_len, max_len))
             n += 1
-    return spans
+    return tuple(spans)
 
 
 def _wide_enough(line: str) -> bool:

@@ -25,6 +25,7 @@ the lexical rules are English.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 # Conversation formulae of English in general (greeting, thanks, wishes, laughter, assent).
@@ -98,6 +99,22 @@ def informativeness(text: str, lang: str = "eng", subject: frozenset[str] = froz
     LOL mean?"; "BUMP" in capitals is the word asked about, not shouting). A leading formula is
     still stripped ("LOL means ..." is judged by what follows it)."""
     t = " ".join(text.split())
+    # the subject is read only about the text's laughter and capitals: with those words alone as
+    # the subject, the prior is the same and is kept for the next query over the same threads
+    return _informativeness(t, lang, _chatter_words(t) & subject)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _chatter_words(t: str) -> frozenset[str]:
+    """The lower-cased laughter and capitals of ``t`` (links left out): all the subject is asked about."""
+    if URL.search(t):
+        t = URL.sub(" ", t).strip()
+    return frozenset(m.group(0).lower() for m in LAUGH.finditer(t)) | frozenset(w.lower() for w in SHOUT.findall(t))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _informativeness(t: str, lang: str, subject: frozenset[str]) -> float:
+    """:func:`informativeness` of white-space-collapsed ``t``."""
     if not t:
         return 0.0
     prior = 1.0

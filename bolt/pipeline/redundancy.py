@@ -25,7 +25,8 @@ class Cluster:
 def jaccard(a: set | frozenset, b: set | frozenset) -> float:
     if not a or not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    both = len(a & b)
+    return both / (len(a) + len(b) - both)  # |a | b| without building the union
 
 
 def cluster(order: Sequence[int], sentences: Sequence[Sentence], vectors: dict, concepts: Sequence[frozenset],
@@ -59,12 +60,14 @@ def cluster(order: Sequence[int], sentences: Sequence[Sentence], vectors: dict, 
                 if lang != sentences[i].lang:
                     cands.update(ks)
         prefix = _prefix(grams[i], rank, dup_jaccard)
+        near: set[int] = set()  # the only heads whose n-gram Jaccard can reach dup_jaccard
         for g in prefix:
-            cands.update(by_gram.get(g, ()))
+            near.update(by_gram.get(g, ()))
+        cands.update(near)
         home = None
         for k in sorted(cands):
-            if _duplicate(i, clusters[k].head, sentences, vectors, grams, concepts, dup_cosine, dup_jaccard,
-                          dup_concepts):
+            if _duplicate(i, clusters[k].head, sentences, vectors, grams, concepts, dup_cosine,
+                          dup_jaccard if dup_jaccard <= 0 or k in near else None, dup_concepts):
                 home = clusters[k]
                 break
         if home is not None:
@@ -101,14 +104,18 @@ def _prefix(grams: set[str], rank: dict[str, tuple[int, str]], t: float) -> list
     return ordered[: len(ordered) - math.floor(t * len(ordered)) + 1]
 
 
-def _duplicate(i, h, sentences, vectors, grams, concepts, dup_cosine, dup_jaccard, dup_concepts) -> bool:
+def _duplicate(i, h, sentences, vectors, grams, concepts, dup_cosine, dup_jaccard: float | None,
+               dup_concepts) -> bool:
+    """Whether sentence ``i`` duplicates head ``h``; ``dup_jaccard`` None: the prefix filter has
+    already shown their n-gram Jaccard is below the threshold."""
     if i in vectors and h in vectors and float(vectors[i] @ vectors[h]) >= dup_cosine:
         return True
     a, b = grams[i], grams[h]
     # Jaccard <= min/max of the sizes (the same division, so the same float): a cheap exact filter;
     # at dup_jaccard <= 0 every pair is a duplicate (Jaccard is never below 0)
-    if dup_jaccard <= 0 or (a and b and min(len(a), len(b)) / max(len(a), len(b)) >= dup_jaccard
-                            and jaccard(a, b) >= dup_jaccard):
+    if dup_jaccard is not None and (
+            dup_jaccard <= 0 or (a and b and min(len(a), len(b)) / max(len(a), len(b)) >= dup_jaccard
+                                 and jaccard(a, b) >= dup_jaccard)):
         return True
     if sentences[i].lang != sentences[h].lang:
         a, b = concepts[i], concepts[h]

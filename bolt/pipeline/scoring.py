@@ -12,7 +12,7 @@ import math
 from typing import Sequence
 
 from bolt.pipeline.candidates import Sentence
-from bolt.pipeline.text import terms
+from bolt.pipeline.text import term_set, terms
 from bolt.pipeline.translate import QueryPlan, concept_matches
 
 
@@ -20,7 +20,7 @@ def matched_concepts(plan: QueryPlan, sentences: Sequence[Sentence]) -> list[fro
     """For each sentence, the stems of the query concepts it expresses."""
     out = []
     for s in sentences:
-        tset = frozenset(terms(s.text, s.lang))
+        tset = term_set(s.text, s.lang)
         out.append(frozenset(c.stem for c in plan.concepts if concept_matches(c, s.lang, s.text, tset)))
     return out
 

@@ -8,6 +8,7 @@ substring (Chinese is not segmented) after folding both sides to one script
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from indexing.script_fold import fold_chinese
@@ -66,6 +67,13 @@ def terms(text: str, lang: str) -> list[str]:
     if lang == "cmn":
         return chinese_terms(text)
     return english_terms(text)
+
+
+@functools.lru_cache(maxsize=65_536)
+def term_set(text: str, lang: str) -> frozenset[str]:
+    """The set of :func:`terms`, kept per text: thread sentences are matched again for every topic
+    whose candidates reach their thread."""
+    return frozenset(terms(text, lang))
 
 
 def char_ngrams(text: str, n: int = 4) -> set[str]:

@@ -6,6 +6,7 @@ retrieval query, and to find which concepts a sentence of any language expresses
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping
 
@@ -189,14 +190,26 @@ def concept_matches(concept: Concept, lang: str, text: str, term_set: frozenset[
         return False
     if concept.word.isdigit() and concept.word in numbers_in(text):  # ٢٠١٢, 二〇一二 or 三百
         return True
-    folded = fold_chinese(text) if lang == "cmn" else text
+    folded = _folded(text) if lang == "cmn" else text
     for form in concept.forms_in(lang):
         if lang == "cmn":
-            if fold_chinese(form) in folded:  # either script matches either (indexing.script_fold)
+            if _folded(form) in folded:  # either script matches either (indexing.script_fold)
                 return True
         else:
-            toks = arabic_terms(form)
+            toks = _form_terms(form)
             if toks and all(t in term_set for t in toks):
                 return True
     return False
+
+
+@functools.lru_cache(maxsize=1024)
+def _folded(text: str) -> str:
+    """``fold_chinese``, kept: every concept of a query asks it of the same sentence."""
+    return fold_chinese(text)
+
+
+@functools.lru_cache(maxsize=65_536)
+def _form_terms(form: str) -> tuple[str, ...]:
+    """A lexicon form's Arabic terms, kept: the same few forms are asked of every sentence."""
+    return tuple(arabic_terms(form))
 
