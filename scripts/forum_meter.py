@@ -127,7 +127,7 @@ def measure(cells, model: dict[str, float], shipped: dict[str, float]) -> dict:
     return out
 
 
-SOURCES = {"today": "today's threshold on every site (in-sample where it was chosen)",
+SOURCES = {"today": "today's threshold, in-sample where it was chosen",
            "held_out_by_round": "held out by round",
            "held_out_by_board": "held out by board"}
 
@@ -148,7 +148,8 @@ def point_file(result: dict) -> dict:
         key = stated_key(r)
         fig = r[key]
         langs[lang] = {"threshold": r["chosen_on_all"] if r["ships"] else r["today_threshold"],
-                       "model_threshold": r["today_threshold"], "bias_from": SOURCES[key],
+                       "model_threshold": r["model_threshold"],
+                       "bias_from": SOURCES[key] if lang == "eng" else SOURCES[key].replace("board", "site"),
                        "bias": fig["families"]["all"],
                        "bias_by_family": {f: v for f, v in fig["families"].items() if f != "all"},
                        "relevance_kappa": {"kappa": fig["relevance"]["kappa"], "ci": fig["relevance"]["kappa_ci"]},
