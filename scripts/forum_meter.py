@@ -114,7 +114,7 @@ def measure(cells, model: dict[str, float], shipped: dict[str, float]) -> dict:
         per_site = {}
         for b in sorted(set(c.board_of.values())):
             sub = fm.subset(c, {t for t, x in c.board_of.items() if x == b})
-            if lang != "eng" and len(set(sub.topic)) >= 3:
+            if len(set(sub.topic)) >= 3:
                 per_site[b] = {k: fm.figures(sub, th) for k, th in
                                (("today", now), ("held_out_by_round", by_round), ("held_out_by_board", by_board))}
         out[lang] = {"model_threshold": model[lang], "today_threshold": shipped[lang], "chosen_on_all": chosen,
@@ -127,7 +127,7 @@ def measure(cells, model: dict[str, float], shipped: dict[str, float]) -> dict:
     return out
 
 
-SOURCES = {"today": "today's threshold, in-sample where it was chosen",
+SOURCES = {"today": "in-sample where it was chosen, held out elsewhere",
            "held_out_by_round": "held out by round",
            "held_out_by_board": "held out by board"}
 
@@ -154,6 +154,9 @@ def point_file(result: dict) -> dict:
                        "bias_by_family": {f: v for f, v in fig["families"].items() if f != "all"},
                        "relevance_kappa": {"kappa": fig["relevance"]["kappa"], "ci": fig["relevance"]["kappa_ci"]},
                        "kendall_tau_R_n": fig["kendall_tau_R_n"],
+                       "bias_by_site": {b: {"topics": v[key]["families"]["all"]["topics"],
+                                            "R_n": v[key]["families"]["all"]["R_n"]}
+                                        for b, v in r["per_site"].items()},
                        "bias_at_model_threshold": r["model"]["families"]["all"]}
     return {"domain": "forum", "what": "bullets of BOLT-style discussion-forum runs (English boards; Egyptian, Gulf "
             "and Jordanian Arabic; Traditional and Simplified Chinese), judged against careful readers",
