@@ -30,7 +30,7 @@ class JudgedSet:
 
 
 def judged_sets() -> dict[str, JudgedSet]:
-    """The four sets of careful forum judgments (the sample's collection is bundled)."""
+    """The five sets of careful forum judgments (the sample's collection is bundled)."""
     from bolt.data import sample_corpus_path, topic_path
 
     return {
@@ -40,6 +40,9 @@ def judged_sets() -> dict[str, JudgedSet]:
                              (SHARED / "bolt-eng-DF-tac2013-sentiment.xml", EBAY), "cp1252"),
         "xl": JudgedSet("xl", REPO / "topics" / "xl-dev.xml", (CAREFUL / "xl-dev.judgments.jsonl",),
                         (SHARED / "arz-youm7-comments-2010.xml", SHARED / "cmn-ptt-stock-2025.xml", EBAY)),
+        "xl-sites": JudgedSet("xl-sites", REPO / "topics" / "xl-sites.xml", (CAREFUL / "xl-sites.judgments.jsonl",),
+                              (SHARED / "arz-aoc-alriyadh-alghad-2010.xml", SHARED / "cmn-weibo-checked-2020.xml",
+                               EBAY)),
         "sample": JudgedSet("sample", Path(topic_path("sample.xml")), (CAREFUL / "sample.judgments.jsonl",),
                             (Path(sample_corpus_path()),)),
     }

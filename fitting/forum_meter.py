@@ -153,6 +153,16 @@ def held_out(c: Cells, fold_of: dict[str, str], today: float) -> dict[str, float
     return out
 
 
+def subset(c: Cells, topics: set[str]) -> Cells:
+    """The cells and bullets of ``topics`` only (one site's figures)."""
+    keep = [i for i, t in enumerate(c.topic) if t in topics]
+    bk = [i for i, t in enumerate(c.b_topic) if t in topics]
+    return Cells([c.topic[i] for i in keep], [c.run[i] for i in keep], [c.careful[i] for i in keep],
+                 [c.machine[i] for i in keep], [c.b_topic[i] for i in bk], [c.b_careful[i] for i in bk],
+                 [c.b_machine[i] for i in bk], {t: r for t, r in c.round_of.items() if t in topics},
+                 {t: b for t, b in c.board_of.items() if t in topics})
+
+
 def _at(c: Cells, thresholds: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
     """(machine, careful) metric matrices of the cells, each at its topic's threshold."""
     gi = {g: i for i, g in enumerate(GRID)}
@@ -184,6 +194,8 @@ def figures(c: Cells, thresholds: dict[str, float], seed: int = 0) -> dict[str, 
         first.setdefault(r, {})[t] = float(car[i, 0])
         second.setdefault(r, {})[t] = float(mac[i, 0])
     out["kendall_tau_R_n"] = tau_with_ci(first, second, seed)
+    named = [r for r in first if family(r.split(":", 1)[1]) != "other"]
+    out["kendall_tau_R_n_named"] = tau_with_ci({r: first[r] for r in named}, {r: second[r] for r in named}, seed)
     per_round = {}
     for rnd in sorted(set(c.round_of.values())):
         ts = {t for t, x in c.round_of.items() if x == rnd}

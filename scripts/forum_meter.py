@@ -31,26 +31,31 @@ def dev_rounds() -> dict:
     spec = importlib.util.spec_from_file_location("bench_run", REPO / "scripts" / "benchmarks" / "run.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return {"tac2013": mod.DEV_SETS["tac2013"].rounds, "xl": mod.DEV_SETS["xl"].rounds, "round_name": mod.round_name}
+    return {"tac2013": mod.DEV_SETS["tac2013"].rounds, "xl": mod.DEV_SETS["xl"].rounds,
+            "xl-sites": mod.DEV_SETS["xl-sites"].rounds, "round_name": mod.round_name}
 
 
 def gather(workdir: Path):
-    """Every set's cells, per language; and today's thresholds per language."""
+    """Every set's cells, per language; the models' thresholds and today's shipped forum point per language."""
     from bolt.formats.topics import read_topics
     from evaluation.matching.crosslingual import load_cross_model
+    from evaluation.matching.operating_point import load_point
     from evaluation.matching.statement import load_model
     from fitting import forum_judged as fj
     from fitting import forum_meter as fm
 
     dr = dev_rounds()
     rounds = {"ebay": lambda t: dr["round_name"](t, fm.EBAY_ROUNDS), "sample": lambda t: "sample",
-              "tac2013": lambda t: dr["round_name"](t, dr["tac2013"]), "xl": lambda t: dr["round_name"](t, dr["xl"])}
+              "tac2013": lambda t: dr["round_name"](t, dr["tac2013"]), "xl": lambda t: dr["round_name"](t, dr["xl"]),
+              "xl-sites": lambda t: dr["round_name"](t, dr["xl-sites"])}
     cells: dict = {}
     for name, s in fj.judged_sets().items():
         topics = read_topics(s.topics)
         by_id = {t.topic_id: t for t in topics}
         if name == "xl":
             board = lambda t: "youm7" if t < "4.1" else "ptt"
+        elif name == "xl-sites":
+            board = lambda t: "alriyadh-alghad" if t < "5.1" else "weibo"
         elif name == "sample":
             board = lambda t: "sample"
         else:
@@ -59,8 +64,8 @@ def gather(workdir: Path):
         fm.collect(name, topics, careful, fj.machine_judgments(s, workdir), rounds[name], board, cells)
         print(f"{name}: {len(careful)} careful judgments", file=sys.stderr, flush=True)
     cross = load_cross_model()
-    today = {"eng": load_model().threshold, **{k: float(v) for k, v in cross.thresholds.items()}}
-    return cells, today
+    model = {"eng": load_model().threshold, **{k: float(v) for k, v in cross.thresholds.items()}}
+    return cells, model, dict(load_point().thresholds)
 
 
 def per_board_abs_bias(c, thresholds: dict[str, float], boards: dict[str, str]) -> dict[str, dict]:
@@ -87,8 +92,9 @@ def per_board_abs_bias(c, thresholds: dict[str, float], boards: dict[str, str]) 
     return out
 
 
-def measure(cells, today: dict[str, float]) -> dict:
-    """Per language: today's figures, the held-out ones (by round, by board), the point chosen on all."""
+def measure(cells, model: dict[str, float], shipped: dict[str, float]) -> dict:
+    """Per language: figures at today's shipped point and at the model's threshold, held out (by
+    round, by board/site), per board/site, and the point chosen on all folds."""
     from fitting import forum_meter as fm
 
     out = {}
@@ -97,25 +103,32 @@ def measure(cells, today: dict[str, float]) -> dict:
         if c is None:
             continue
         topics = set(c.topic)
-        chosen = fm.choose(c, topics, today[lang])
-        by_round = fm.held_out(c, c.round_of, today[lang])
-        by_board = fm.held_out(c, c.board_of, today[lang])
-        now = {t: today[lang] for t in topics}
+        chosen = fm.choose(c, topics, model[lang])
+        by_round = fm.held_out(c, c.round_of, model[lang])
+        by_board = fm.held_out(c, c.board_of, model[lang])
+        now = {t: shipped[lang] for t in topics}
         boards_today = per_board_abs_bias(c, now, c.board_of)
         boards_held = per_board_abs_bias(c, by_board, c.board_of)
         worse = [b for b, v in boards_held.items() if v["topics"] >= 3
                  and v["abs_R_n_bias"] > boards_today[b]["abs_R_n_bias"] + 0.02]
-        out[lang] = {"today_threshold": today[lang], "chosen_on_all": chosen,
+        per_site = {}
+        for b in sorted(set(c.board_of.values())):
+            sub = fm.subset(c, {t for t, x in c.board_of.items() if x == b})
+            if len(set(sub.topic)) >= 3:
+                per_site[b] = {k: fm.figures(sub, th) for k, th in
+                               (("today", now), ("held_out_by_round", by_round), ("held_out_by_board", by_board))}
+        out[lang] = {"model_threshold": model[lang], "today_threshold": shipped[lang], "chosen_on_all": chosen,
                      "ships": not worse, "boards_worse": worse,
                      "thresholds_by_round": dict(sorted({c.round_of[t]: by_round[t] for t in topics}.items())),
                      "thresholds_by_board": dict(sorted({c.board_of[t]: by_board[t] for t in topics}.items())),
-                     "today": fm.figures(c, now), "held_out_by_round": fm.figures(c, by_round),
-                     "held_out_by_board": fm.figures(c, by_board),
-                     "per_board_today": boards_today, "per_board_held_out": boards_held}
+                     "today": fm.figures(c, now), "model": fm.figures(c, {t: model[lang] for t in topics}),
+                     "held_out_by_round": fm.figures(c, by_round), "held_out_by_board": fm.figures(c, by_board),
+                     "per_board_today": boards_today, "per_board_held_out": boards_held, "per_site": per_site}
     return out
 
 
-SOURCES = {"today": "the model's own threshold, in-sample", "held_out_by_round": "held out by round",
+SOURCES = {"today": "in-sample where it was chosen, held out elsewhere",
+           "held_out_by_round": "held out by round",
            "held_out_by_board": "held out by board"}
 
 
@@ -135,14 +148,19 @@ def point_file(result: dict) -> dict:
         key = stated_key(r)
         fig = r[key]
         langs[lang] = {"threshold": r["chosen_on_all"] if r["ships"] else r["today_threshold"],
-                       "model_threshold": r["today_threshold"], "bias_from": SOURCES[key],
+                       "model_threshold": r["model_threshold"],
+                       "bias_from": SOURCES[key] if lang == "eng" else SOURCES[key].replace("board", "site"),
                        "bias": fig["families"]["all"],
                        "bias_by_family": {f: v for f, v in fig["families"].items() if f != "all"},
                        "relevance_kappa": {"kappa": fig["relevance"]["kappa"], "ci": fig["relevance"]["kappa_ci"]},
                        "kendall_tau_R_n": fig["kendall_tau_R_n"],
-                       "bias_at_model_threshold": r["today"]["families"]["all"]}
-    return {"domain": "forum", "what": "bullets of BOLT-style discussion-forum runs (English boards, Egyptian "
-            "Arabic, Chinese), judged against careful readers", "languages": langs,
+                       "bias_by_site": {b: {"topics": v[key]["families"]["all"]["topics"],
+                                            "R_n": v[key]["families"]["all"]["R_n"]}
+                                        for b, v in r["per_site"].items()},
+                       "bias_at_model_threshold": r["model"]["families"]["all"]}
+    return {"domain": "forum", "what": "bullets of BOLT-style discussion-forum runs (English boards; Egyptian, Gulf "
+            "and Jordanian Arabic; Traditional and Simplified Chinese), judged against careful readers",
+            "languages": langs,
             "bias": "assessor minus careful readers: mean over runs of each run's mean over its topics; 95% "
                     "interval resampling topics", "regenerate": COMMAND}
 

@@ -50,3 +50,25 @@ def test_choose_minimises_the_squared_run_bias_with_ties_to_today():
 def test_family_names():
     assert [fm.family(r) for r in ("v6-main", "main", "r2h-lead", "round16-bm25", "s13-e5s")] == \
         ["main", "main", "lead", "bm25-sentences", "other"]
+
+
+def test_subset_keeps_one_sites_cells_and_bullets():
+    c = fm.Cells()
+    for topic, run, car in (("a:1", "a:main", 0.5), ("b:7", "b:main", 0.2), ("a:2", "a:lead", 0.0)):
+        c.topic.append(topic)
+        c.run.append(run)
+        c.careful.append([car, car, car])
+        c.machine.append(np.full((len(fm.GRID), 3), car + 0.1))
+    for topic, yes in (("a:1", True), ("b:7", False), ("a:2", False)):
+        c.b_topic.append(topic)
+        c.b_careful.append(yes)
+        c.b_machine.append(np.array([g < 0.5 for g in fm.GRID]))
+    c.round_of.update({"a:1": "r1", "a:2": "r2", "b:7": "r1"})
+    c.board_of.update({"a:1": "youm7", "a:2": "youm7", "b:7": "alriyadh-alghad"})
+    s = fm.subset(c, {t for t, b in c.board_of.items() if b == "youm7"})
+    assert s.topic == ["a:1", "a:2"] and s.run == ["a:main", "a:lead"] and s.careful == [[0.5] * 3, [0.0] * 3]
+    assert s.b_topic == ["a:1", "a:2"] and s.b_careful == [True, False]
+    assert s.round_of == {"a:1": "r1", "a:2": "r2"} and s.board_of == {"a:1": "youm7", "a:2": "youm7"}
+    # on the site alone each run reads 0.1 high at every threshold: main and lead, two runs
+    bias, runs, n = fm.run_bias(s, set(s.topic))
+    assert runs == ["a:lead", "a:main"] and list(n) == [1, 1] and np.allclose(bias, 0.1)

@@ -36,7 +36,8 @@ class OperatingPoint:
                    str(d.get("regenerate", "")))
 
     def stated_error(self, metrics: tuple[str, ...] = ("R_n", "P_n", "F_GD")) -> list[str]:
-        """One line per language: each metric's bias (assessor - careful readers) and its interval."""
+        """Per language: each metric's bias (assessor - careful readers) and its interval, then R_n's per
+        board or site, which can be far from the pooled figure on a site the point was not chosen on."""
         lines = []
         order = sorted(self.languages, key=lambda k: (list(LANG_NAMES).index(k) if k in LANG_NAMES else 99, k))
         for lang, v in ((k, self.languages[k]) for k in order):
@@ -47,6 +48,11 @@ class OperatingPoint:
             lines.append(f"{LANG_NAMES.get(lang, lang)} bullets (p >= {self.thresholds[lang]}): {figs}"
                          + (f"; bullet kappa {kappa:.2f}" if kappa is not None else "")
                          + f" ({v.get('bias_from', 'held out')})")
+            sites = v.get("bias_by_site", {})
+            if len(sites) > 1:
+                lines.append("  R_n per board or site: " + ", ".join(
+                    f"{name} {s['R_n']['bias']:+.3f} [{s['R_n']['ci'][0]:+.3f}, {s['R_n']['ci'][1]:+.3f}]"
+                    for name, s in sorted(sites.items())))
         return lines
 
 
