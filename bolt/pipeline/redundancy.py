@@ -47,7 +47,8 @@ def cluster(order: Sequence[int], sentences: Sequence[Sentence], vectors: dict, 
     grams = {i: char_ngrams(sentences[i].text) for i in order}
     rank = _gram_order(grams.values())
     clusters: list[Cluster] = []
-    by_gram: dict[str, list[int]] = {}  # n-gram -> clusters whose head has it in its prefix
+    by_gram: dict[str, list[tuple[int, int]]] = {}  # n-gram -> (cluster, its place) for heads with it in their prefix
+    sizes: list[int] = []  # per cluster, its head's number of n-grams
     embedded: list[int] = []  # clusters whose head has an embedding
     conceptual: dict[str, list[int]] = {}  # per language, clusters whose head has >= 3 concepts
     for n, i in enumerate(order):
@@ -60,9 +61,7 @@ def cluster(order: Sequence[int], sentences: Sequence[Sentence], vectors: dict, 
                 if lang != sentences[i].lang:
                     cands.update(ks)
         prefix = _prefix(grams[i], rank, dup_jaccard)
-        near: set[int] = set()  # the only heads whose n-gram Jaccard can reach dup_jaccard
-        for g in prefix:
-            near.update(by_gram.get(g, ()))
+        near = _near(prefix, by_gram, len(grams[i]), sizes, dup_jaccard)
         cands.update(near)
         home = None
         for k in sorted(cands):
@@ -81,9 +80,30 @@ def cluster(order: Sequence[int], sentences: Sequence[Sentence], vectors: dict, 
             embedded.append(k)
         if many:
             conceptual.setdefault(sentences[i].lang, []).append(k)
-        for g in prefix:
-            by_gram.setdefault(g, []).append(k)
+        sizes.append(len(grams[i]))
+        for q, g in enumerate(prefix):
+            by_gram.setdefault(g, []).append((k, q))
     return clusters
+
+
+def _near(prefix: list[str], by_gram: dict[str, list[tuple[int, int]]], size: int, sizes: list[int],
+          t: float) -> set[int]:
+    """The heads whose n-gram Jaccard with a sentence (its ordered ``prefix``, ``size`` n-grams) can
+    reach ``t``: they share a prefix n-gram, and what follows the first one they share is enough.
+    Positional filter: every n-gram the two share comes at or after that first one in both (an
+    earlier shared one would be in both prefixes and found first), so they share at most
+    min(size - p, |head| - q) (p, q: its positions); Jaccard rises with the overlap."""
+    seen: set[int] = set()
+    near: set[int] = set()
+    for p, g in enumerate(prefix):
+        for k, q in by_gram.get(g, ()):
+            if k in seen:
+                continue
+            seen.add(k)
+            most = min(size - p, sizes[k] - q)
+            if most / (size + sizes[k] - most) >= t:
+                near.add(k)
+    return near
 
 
 def _gram_order(gram_sets) -> dict[str, tuple[int, str]]:
