@@ -8,7 +8,6 @@ a cache that cannot be written or read only costs the build.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import pickle
 from pathlib import Path
@@ -48,15 +47,6 @@ def _cached(path_of: Callable[[], Path], read: Callable[[Path], Any], write: Cal
     except OSError:
         pass
     return value
-
-
-def cached_json(name: str, inputs: list[Path], code: list[Path], build: Callable[[], Any]) -> Any:
-    """``build()`` (JSON-able), or its copy cached for these ``inputs`` and ``code``."""
-    from indexing.atomic import atomic_write_text
-
-    return _cached(lambda: cache_dir() / f"{name}-{digest(name, inputs, code)}.json",
-                   lambda p: json.loads(p.read_text(encoding="utf-8")),
-                   lambda p, v: atomic_write_text(p, json.dumps(v, ensure_ascii=False)), build)
 
 
 def cached_object(name: str, inputs: list[Path], code: list[Path], build: Callable[[], Any]) -> Any:

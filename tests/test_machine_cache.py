@@ -26,7 +26,7 @@ def test_the_table_is_built_once_and_rebuilt_when_an_input_changes(tmp_path, mon
     os.utime(source, ns=(1, 1))
     assert cached_table("t", [source], build) == {"bank": ("银行",), "fee": ("费用",)} and len(builds) == 2
     for f in (tmp_path / "cache").iterdir():
-        f.write_text("{not json", encoding="utf-8")
+        f.write_bytes(b"not a pickle")
     assert cached_table("t", [source], build)["fee"] == ("费用",) and len(builds) == 3
 
 

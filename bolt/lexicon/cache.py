@@ -12,11 +12,12 @@ from typing import Callable, Mapping
 
 def cached_table(name: str, inputs: list[Path], build: Callable[[], Mapping[str, tuple[str, ...]]]) -> dict[str, tuple[str, ...]]:
     """``build()``, or the copy of it cached under ``name`` for these ``inputs``."""
-    from indexing.cache import cached_json
+    from indexing.cache import cached_object
 
     import indexing.script_fold
     import indexing.terms
 
     code = [Path(__file__).with_name("__init__.py"), Path(indexing.terms.__file__), Path(indexing.script_fold.__file__)]
-    table = cached_json(name, inputs, code, lambda: dict(build()))
-    return {k: tuple(v) for k, v in table.items()}
+    # pickled as built: reading it is a fraction of a second where JSON and turning its lists
+    # back into tuples took more than one
+    return cached_object(name, inputs, code, lambda: {k: tuple(v) for k, v in build().items()})
