@@ -11,7 +11,6 @@ from bolt.pipeline.main.reading import is_embedded
 from bolt.pipeline.main.records import (Clustering, Selection, SentenceScores, SentenceSimilarity, ThreadEvidence,
                                         TopicCandidates, TopicSentences)
 from bolt.pipeline.main.scores import relative_cut
-from bolt.pipeline.main.spread import further, share
 from bolt.pipeline.main.thread_first import thread_first
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.systems import Distiller, sentence_key
@@ -55,7 +54,6 @@ def select(d: Distiller, cands: TopicCandidates, threads: ThreadEvidence, ev: To
     with d.stage("select"):
         cap = cfg.max_bullets
         above, extra = admit(d, threads, ev, sc, cl)
-        above = share(above, ev.sents, cfg.thread_share) + further(d, threads, ev, sc, cl, above + extra)
         extra = extra[: cfg.max_bullets // 2]
         keep = above[: max(0, cap - len(extra))] + extra
         # thread-first picks share the non-English half of the budget with ``extra`` and take
