@@ -5,6 +5,7 @@ A change that should not change behaviour (a refactoring, a renamed setting, a m
 checked by recording before and after and comparing::
 
     python scripts/check_outputs.py record --out BEFORE [--repo CHECKOUT] [--sets sample,ebay,tac2013,xl]
+        [--vectors-from INDEX]
     python scripts/check_outputs.py record --out AFTER
     python scripts/check_outputs.py compare BEFORE AFTER
 
@@ -64,7 +65,7 @@ def _bolt(repo: Path, python: str, *argv) -> subprocess.CompletedProcess:
     return r
 
 
-def record(repo: Path, out: Path, names: list[str], python: str) -> int:
+def record(repo: Path, out: Path, names: list[str], python: str, vectors_from: list[Path] = ()) -> int:
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     sets = _sets(repo)
@@ -79,7 +80,8 @@ def record(repo: Path, out: Path, names: list[str], python: str) -> int:
         t0 = time.time()
         index = out / f"{name}.index"
         if not index.is_dir():
-            _bolt(repo, python, "index", *corpus, "--out", index, "--quiet", *enc)
+            reuse = [a for v in vectors_from for a in ("--vectors-from", v)]
+            _bolt(repo, python, "index", *corpus, "--out", index, "--quiet", *enc, *reuse)
         runs = []
         for system in SYSTEMS:
             run = out / f"{name}.{system}.xml"
@@ -163,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--repo", type=Path, default=REPO, help="the checkout to record (default: this one)")
     r.add_argument("--sets", default="sample,ebay,tac2013,xl", help="comma-separated: sample, ebay, tac2013, xl")
     r.add_argument("--python", default=sys.executable, help="the Python with the toolkit's dependencies")
+    r.add_argument("--vectors-from", type=Path, action="append", default=[], metavar="DIR",
+                   help="an index whose vectors 'bolt index' reuses (repeatable): texts it holds are not encoded again")
     c = sub.add_parser("compare", help="compare two recordings (headers and signatures aside)")
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
@@ -172,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         bad = sorted(set(names) - set(_sets(args.repo)))
         if bad:
             p.error(f"unknown set(s) {', '.join(bad)}; choose from sample, ebay, tac2013, xl")
-        return record(args.repo.resolve(), args.out, names, args.python)
+        return record(args.repo.resolve(), args.out, names, args.python, [v.resolve() for v in args.vectors_from])
     return compare(args.before, args.after)
 
 
