@@ -146,6 +146,34 @@ def test_the_approximate_index_finds_the_same_best_threads(tmp_path):
         assert best == TSMC and len(parts) == 3
 
 
+def test_ann_agreement_compares_the_exact_and_the_approximate_sweep(indexed, tmp_path):
+    """scripts/ann_agreement.py on two indexes of the same threads, the second with an approximate
+    index of its six Chinese sentences (one list: it finds what the exact product finds): the same
+    best threads, every exact nearest sentence returned, every best thread reached."""
+    import importlib.util
+    from pathlib import Path
+
+    from bolt.pipeline import SystemConfig
+    from bolt.vectors.build import add_vectors
+    from indexing.models.multilingual import get_encoder
+    from indexing.vectors.table import open_tables
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "ann_agreement.py"
+    spec = importlib.util.spec_from_file_location("ann_agreement", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    with open_thread_index(tmp_path, THREADS) as searcher:
+        approx_dir = searcher.corpus.store.path.parent
+        add_vectors(approx_dir, SystemConfig(), progress=False, ann_min_rows=0)
+        exact, approx = (open_tables(ix)["e5-small"] for ix in (indexed[1], approx_dir))
+        assert exact.nearest("cmn") is None and approx.nearest("cmn") is not None
+        enc = get_encoder("e5-small", threads=1)
+        best, _ = script.top_threads(QUERY, "cmn", exact, enc, 2)
+        assert best[0] == TSMC and len(best) == 2
+        assert script.top_threads(QUERY, "cmn", approx, enc, 2)[0] == best
+        assert script.nearest_parts(QUERY, "cmn", exact, approx, enc, best) == (1.0, 1.0)
+
+
 def test_an_index_without_vectors_is_refused_with_the_command(tmp_path):
     from bolt.pipeline import SystemConfig
     from bolt.pipeline.run import make_distiller
