@@ -30,7 +30,7 @@ def prior_parts(d: Distiller, sents: list[Sentence],
         sentence of the candidate threads, the loop below the candidates among them again."""
         k = (s.text, s.lang)
         if k not in known:
-            known[k] = informativeness(s.text, s.lang, subject)
+            known[k] = informativeness(s.text, s.lang, subject, cfg.xl_reactions)
         return known[k]
 
     where: dict[str, dict[tuple[str, int], int]] = {}
