@@ -8,25 +8,27 @@ insults, laughter, guesses at someone's motives. The English rules of
 Arabic is matched after the index's spelling folds, Chinese after folding to Simplified script.
 
 A sentence *states* when it holds a specific mark, as in English: a number, a cause, a condition,
-or a rule or modal word. The prior (multiplying the sentence's relevance) is
+or a rule or modal word. As with an English greeting, a formula with a statement after it is judged
+by the statement: only a sentence with little said besides its cues (fewer than ``REST_WORDS``
+words once every cue is removed) and no specific mark is a reaction. The prior (multiplying the
+sentence's relevance) is
 
-- a reaction cue and no specific mark: ``REACTS`` (as an English thanks);
-- a guess or hedge and no specific mark: ``GUESS`` (as an English hedge);
-- neither: 1.0 (a plain statement is not marked down: these languages' statements carry few
-  function words the lists could count on).
-
-With a specific mark the sentence keeps its prior: a prayer that also gives the reason is an
-argument.
+- a reaction (a prayer, praise, a jeer, laughter): ``REACTS`` (as an English thanks);
+- a guess or hedge: ``GUESS`` (as an English hedge);
+- anything else: 1.0 (a plain statement is not marked down: these languages' statements carry few
+  function words the lists could count on; a long comment that opens with a prayer and goes on
+  to argue is an argument).
 """
 from __future__ import annotations
 
 import re
 
-from bolt.pipeline.text import normalize_arabic
+from bolt.pipeline.text import length_estimate, normalize_arabic
 from indexing.script_fold import fold_chinese
 
 REACTS = 0.35
 GUESS = 0.6
+REST_WORDS = 6
 
 
 def _words(*alternatives: str) -> re.Pattern:
@@ -36,7 +38,9 @@ def _words(*alternatives: str) -> re.Pattern:
 
 # Arabic, in normalize_arabic's spelling (ا for أإآ, ه for ة, ي for ى, و/ي for ؤ/ئ)
 ARZ_REACT = _words(
-    # prayers and invocations
+    # prayers and invocations: God with a verb of the imperfect (may God ...), a verb with a pronoun
+    # and God (God keep you, God have mercy on them), and the set formulae
+    "الله ي\\w+", "\\w+(?:ك|ه|ها|هم|كم|نا) الله",
     "الله يرحم\\w*", "رحمه الله", "رحمها الله", "حسبي الله", "حسبنا الله", "لا حول ولا قوه الا بالله",
     "لا حول ولا قوه", "الله يهدي\\w*", "الله يحفظ\\w*", "حفظه الله", "الله يعين\\w*", "الله يوفق\\w*",
     "جزاك الله", "جزاه الله", "بارك الله", "ما شاء الله", "ماشاء الله", "سبحان الله", "الله اكبر", "اللهم",
@@ -51,7 +55,7 @@ ARZ_REACT = _words(
 ARZ_GUESS = _words("ربما", "اكيد", "اظن", "اعتقد", "شكله", "شكلهم", "باين", "يبدو", "يمكن يكون")
 ARZ_SPECIFIC = _words(
     # cause
-    "لان\\w*", "بسبب", "لذلك", "لهذا", "علشان", "عشان", "حيث ان", "نتيجه", "والسبب", "السبب",
+    "لان\\w*", "بسبب", "سبب", "اسباب", "لذلك", "لهذا", "علشان", "عشان", "حيث ان", "نتيجه", "والسبب", "السبب",
     # condition
     "اذا", "لو", "الا اذا", "بشرط", "طالما", "في حال",
     # rule or modal
@@ -75,8 +79,8 @@ NUMBER = re.compile(r"\d|[%％]")
 
 def reaction_prior(text: str, lang: str) -> float:
     """The prior of an Arabic (``arz``) or Chinese (``cmn``) sentence: ``REACTS`` when it only
-    reacts, ``GUESS`` when it only guesses, 1.0 when it states (a specific mark) or is plain; 1.0
-    for any other language."""
+    reacts, ``GUESS`` when it only guesses (a cue, no specific mark, fewer than ``REST_WORDS``
+    words besides the cues), else 1.0; 1.0 for any other language."""
     if lang == "arz":
         t, react, guess, specific = normalize_arabic(text), ARZ_REACT, ARZ_GUESS, ARZ_SPECIFIC
     elif lang == "cmn":
@@ -84,6 +88,8 @@ def reaction_prior(text: str, lang: str) -> float:
     else:
         return 1.0
     if NUMBER.search(t) or specific.search(t):
+        return 1.0
+    if length_estimate(guess.sub(" ", react.sub(" ", t)), lang) >= REST_WORDS:
         return 1.0
     if react.search(t):
         return REACTS
