@@ -29,6 +29,7 @@ from indexing.script_fold import fold_chinese
 REACTS = 0.35
 GUESS = 0.6
 REST_WORDS = 6
+PLAIN = 0.6
 
 
 def _words(*alternatives: str) -> re.Pattern:
@@ -90,9 +91,9 @@ def reaction_prior(text: str, lang: str) -> float:
     if NUMBER.search(t) or specific.search(t):
         return 1.0
     if length_estimate(guess.sub(" ", react.sub(" ", t)), lang) >= REST_WORDS:
-        return 1.0
+        return PLAIN
     if react.search(t):
         return REACTS
     if guess.search(t):
         return GUESS
-    return 1.0
+    return PLAIN
