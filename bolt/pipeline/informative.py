@@ -20,15 +20,12 @@ for one board's phrases, give each sentence a prior in (0, 1] that multiplies it
   only, allowed, required), a condition (if, unless, as long as), a cause (because, since), or an
   instruction (second-person advice, an imperative verb at the start, a menu path ``A > B``).
 
-Arabic and Chinese sentences get laughter and rant marks from these rules and, with ``reactions``,
-the prior of :mod:`bolt.pipeline.reactions` (a comment that only reacts: prayers, praise, jeers,
-insults, guesses); the other lexical rules are English.
+Arabic and Chinese sentences get the neutral prior (1.0) except for laughter and rant marks:
+the lexical rules are English.
 """
 from __future__ import annotations
 
 import re
-
-from bolt.pipeline.reactions import reaction_prior
 
 # Conversation formulae of English in general (greeting, thanks, wishes, laughter, assent).
 SOCIAL_START = re.compile(
@@ -93,15 +90,13 @@ def subject_words(query: str) -> frozenset[str]:
     return frozenset(w.lower() for w in WORD.findall(query))
 
 
-def informativeness(text: str, lang: str = "eng", subject: frozenset[str] = frozenset(),
-                    reactions: bool = False) -> float:
+def informativeness(text: str, lang: str = "eng", subject: frozenset[str] = frozenset()) -> float:
     """A prior in (0, 1]: 1 for a sentence that states something specific, lower for chatter.
 
     ``subject``: the query's words (:func:`subject_words`); laughter or capitals that are one of them
     are the subject, not chatter ("When you see LOL it means laughing out loud" answers "what does
     LOL mean?"; "BUMP" in capitals is the word asked about, not shouting). A leading formula is
-    still stripped ("LOL means ..." is judged by what follows it). ``reactions``: Arabic and Chinese
-    sentences that only react are marked down (:func:`bolt.pipeline.reactions.reaction_prior`)."""
+    still stripped ("LOL means ..." is judged by what follows it)."""
     t = " ".join(text.split())
     if not t:
         return 0.0
@@ -117,7 +112,7 @@ def informativeness(text: str, lang: str = "eng", subject: frozenset[str] = froz
     if re.search(r"\.{4,}|…{2,}", t):
         prior *= 0.8
     if lang != "eng":
-        return prior * reaction_prior(t, lang) if reactions else prior
+        return prior
     words = WORD.findall(t)
     n = len(words) or 1
     caps = sum(1 for w in SHOUT.findall(t) if w.lower() not in subject)
