@@ -148,7 +148,6 @@ class SystemConfig:
     translit: bool = setting(True, "retrieval", "English names the Arabic lexicon lacks found by consonant skeleton (main)")
     cmn_names: bool = setting(True, "retrieval", "the Chinese query looks names up in the names list (main)")
     informative: bool = setting(True, "sentences", "multiply by the informativeness prior")
-    xl_reactions: bool = setting(False, "sentences", "Arabic and Chinese sentences that only react (prayers, praise, jeers, insults, guesses) marked down")
     drop_signatures: bool = setting(True, "sentences", "drop a sentence its author repeats in two posts")
     pasted_quotes: bool = setting(True, "sentences", "a quote naming no poster and repeating no earlier post is read as the post's own text (main)")
     opening_weight: float = setting(0.25, "sentences", "role weight of the opening post of a thread that asks", 0, 1)

@@ -1,8 +1,7 @@
 """The prior of a candidate sentence: informativeness x answer position x role, read from its thread.
 
 Reads the thread store only. :mod:`bolt.pipeline.informative` says whether a sentence informs or
-chats (with ``xl_reactions``, :mod:`bolt.pipeline.reactions` whether an Arabic or Chinese one states or
-only reacts, relative to the best of its thread); :mod:`bolt.pipeline.forum` weighs the opening question and the asker's follow-ups, drops
+chats; :mod:`bolt.pipeline.forum` weighs the opening question and the asker's follow-ups, drops
 signatures and counts the specific statements before a sentence in its post (replies answer first).
 """
 from __future__ import annotations
@@ -10,7 +9,6 @@ from __future__ import annotations
 from bolt.pipeline.candidates import Sentence
 from bolt.pipeline.forum import content_positions, normalised, position_weight, role_weight, signatures, thread_roles
 from bolt.pipeline.informative import SPECIFIC, informativeness
-from bolt.pipeline.reactions import reaction_prior
 from bolt.pipeline.systems import Distiller
 from bolt.pipeline.text import length_estimate
 
@@ -41,30 +39,17 @@ def prior_parts(d: Distiller, sents: list[Sentence],
                                       lambda s: length_estimate(s.text, s.lang) >= cfg.min_words
                                       and info_of(s) >= SPECIFIC)
                  for t, lg in threads.items()}
-    react = thread_relative_reactions(sents) if cfg.xl_reactions and cfg.informative else [1.0] * len(sents)
     out: list[PriorParts | None] = []
-    for s, r in zip(sents, react):
+    for s in sents:
         th = d.thread(s.thread)
         post = th.post(s.post) if th is not None else None
         if sigs and post is not None and (post.author, normalised(s.text)) in sigs:
             out.append(None)
             continue
-        info = info_of(s) * r if cfg.informative else 1.0
+        info = info_of(s) if cfg.informative else 1.0
         pos = position_weight(where[s.thread].get((s.post, s.position), 0), cfg.position_decay) if where else 1.0
         out.append((info, pos, role_weight(th, s.post, roles[s.thread], cfg.opening_weight, cfg.asker_weight)))
     return out
-
-
-def thread_relative_reactions(sents: list[Sentence]) -> list[float]:
-    """Per sentence: its :func:`reaction_prior` over the best one among the sentences of its thread.
-    Inside a thread statements come before reactions, while the thread's best sentences keep their
-    score: which threads answer is left to thread relevance (a factor on every plain sentence would
-    let another thread's "because" outrank the answering thread)."""
-    own = [reaction_prior(s.text, s.lang) for s in sents]
-    best: dict[str, float] = {}
-    for s, r in zip(sents, own):
-        best[s.thread] = max(best.get(s.thread, 0.0), r)
-    return [r / best[s.thread] for s, r in zip(sents, own)]
 
 
 def prior_products(parts: list[PriorParts | None]) -> list[float]:
