@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bolt.pipeline.literal_focus import anchored_language, holds, literal_tokens
+from bolt.pipeline.literal_focus import anchored_language, holds, literal_tokens, subject_and_text
 from tests.test_pipeline import thread_index_fixture
 
 
@@ -41,6 +41,11 @@ def test_anchored_language_needs_a_token_no_english_thread_holds():
     # two Chinese threads against one Arabic: Chinese
     more = dict(tie, c3=("cmn", "(6415) 新低", "(6415) 新低"))
     assert anchored_language(["6415"], more) == ("cmn", {"c1", "c3"})
+
+
+def test_subject_and_text():
+    assert subject_and_text("6415 矽力", ["開盤 新低", "6415 再跌"]) == ("6415 矽力\n開盤 新低", "6415 矽力\n開盤 新低\n6415 再跌")
+    assert subject_and_text(None, []) == ("", "")
 
 
 def test_only_a_thread_whose_subject_states_the_token_is_anchored():
@@ -131,3 +136,30 @@ def test_lang_anchor_must_not_be_negative():
 
     with pytest.raises(ValueError, match="lang_anchor"):
         SystemConfig(lang_anchor=-1)
+
+
+def _subjects(path, tokens):
+    """Per thread of a real file: (language, headline + opening post, every post), as literal_anchor reads them."""
+    from indexing.reader import iter_threads
+
+    out = {}
+    for th in iter_threads(path):
+        subject, text = subject_and_text(th.headline, [p.own_text for p in th.posts])
+        if any(holds(text, t) for t in tokens):
+            out[th.id] = (th.lang, subject, text)
+    return out
+
+
+def test_on_the_real_weibo_threads_covid_anchors_nothing(real_samples):
+    # of the 357 Weibo threads one holds "COVID", in a comment asking for the WHO name; no headline or
+    # opening post states it (Weibo writes 新冠), so it anchors no thread
+    threads = _subjects(real_samples / "cmn-weibo-checked-2020.xml", ["COVID"])
+    assert len(threads) == 1
+    assert anchored_language(["COVID"], threads) == (None, set())
+
+
+def test_on_the_real_ptt_threads_a_ticker_in_a_headline_anchors_its_thread(real_samples):
+    # 6415 (Silergy) is in one PTT thread, in its headline or article: that thread is the anchor
+    threads = _subjects(real_samples / "cmn-ptt-stock-2025.xml", ["6415"])
+    assert len(threads) == 1
+    assert anchored_language(["6415"], threads) == ("cmn", set(threads))

@@ -40,6 +40,13 @@ def holds(text: str, token: str) -> bool:
     return re.search(pat, text, flags=re.IGNORECASE) is not None
 
 
+def subject_and_text(headline: str | None, posts: list[str]) -> tuple[str, str]:
+    """A thread's subject (its headline and opening post: what the thread is about) and its whole
+    text (headline and every post), from the headline and the posts' own texts in order."""
+    head = headline or ""
+    return "\n".join([head, *posts[:1]]), "\n".join([head, *posts])
+
+
 def anchored_language(tokens: list[str],
                       threads: dict[str, tuple[str, str, str]]) -> tuple[str | None, set[str]]:
     """The language whose retrieved threads state a literal token in their subject that no English

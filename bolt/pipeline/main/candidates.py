@@ -12,7 +12,7 @@ retrieval missed.
 from __future__ import annotations
 
 from bolt.pipeline.candidates import CandidatePost
-from bolt.pipeline.literal_focus import anchored_language, literal_tokens
+from bolt.pipeline.literal_focus import anchored_language, literal_tokens, subject_and_text
 from bolt.pipeline.main.reading import best_per_thread, thread_candidates, thread_text, top_threads, xl_encoder
 from bolt.pipeline.main.records import TopicCandidates
 from bolt.pipeline.systems import Distiller, plan_without
@@ -140,8 +140,7 @@ def literal_anchor(d: Distiller, query: str, posts: list[CandidatePost]) -> tupl
     for tid, lang in langs.items():
         th = d.thread(tid)
         if th is not None:
-            own = [p.own_text for p in th.posts]
-            texts[tid] = (lang, "\n".join([th.headline or "", *own[:1]]), "\n".join([th.headline or "", *own]))
+            texts[tid] = (lang, *subject_and_text(th.headline, [p.own_text for p in th.posts]))
     return anchored_language(tokens, texts)
 
 
