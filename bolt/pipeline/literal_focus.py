@@ -2,10 +2,13 @@
 
 Some query tokens pass unchanged across scripts: numbers that are not years (tickers such as
 6415 or 0050) and Latin acronyms or product names written in capitals (ETF, VTI, QQQM). When
-such a token occurs in the retrieved threads of exactly one non-English language and in no
-retrieved English thread, that language holds what the query names: the other languages'
-threads are about something else that merely shares common words. No embedding is needed:
-the check reads the text of threads already retrieved.
+such a token is the subject of retrieved threads of exactly one non-English language (their
+headline or opening post states it) and occurs in no retrieved English thread, that language
+holds what the query names: the other languages' threads are about something else that merely
+shares common words. A token only a reply quotes is no anchor: a commenter mentioned it, the
+thread is about something else (a Weibo comment asking for the WHO name COVID-19 under a post on
+the treatment plan). No embedding is needed: the check reads the text of threads already
+retrieved.
 """
 from __future__ import annotations
 
@@ -37,17 +40,26 @@ def holds(text: str, token: str) -> bool:
     return re.search(pat, text, flags=re.IGNORECASE) is not None
 
 
-def anchored_language(tokens: list[str], threads: dict[str, tuple[str, str]]) -> tuple[str | None, set[str]]:
-    """The language whose retrieved threads hold a literal token that no English thread holds, and
-    those threads. ``threads``: thread id -> (language, text). None (and no threads) when no
-    token qualifies or when two non-English languages tie on the number of threads holding one."""
-    eng = [text for lang, text in threads.values() if lang == "eng"]
+def subject_and_text(headline: str | None, posts: list[str]) -> tuple[str, str]:
+    """A thread's subject (its headline and opening post: what the thread is about) and its whole
+    text (headline and every post), from the headline and the posts' own texts in order."""
+    head = headline or ""
+    return "\n".join([head, *posts[:1]]), "\n".join([head, *posts])
+
+
+def anchored_language(tokens: list[str],
+                      threads: dict[str, tuple[str, str, str]]) -> tuple[str | None, set[str]]:
+    """The language whose retrieved threads state a literal token in their subject that no English
+    thread holds anywhere, and those threads. ``threads``: thread id -> (language, subject, whole
+    text), the subject being the headline and opening post. None (and no threads) when no token
+    qualifies or when two non-English languages tie on the number of threads holding one."""
+    eng = [text for lang, _, text in threads.values() if lang == "eng"]
     tokens = [t for t in tokens if not any(holds(x, t) for x in eng)]
     if not tokens:
         return None, set()
     hits: dict[str, set[str]] = {}
-    for tid, (lang, text) in threads.items():
-        if lang != "eng" and any(holds(text, t) for t in tokens):
+    for tid, (lang, subject, _) in threads.items():
+        if lang != "eng" and any(holds(subject, t) for t in tokens):
             hits.setdefault(lang, set()).add(tid)
     if not hits:
         return None, set()

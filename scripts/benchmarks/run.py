@@ -199,7 +199,7 @@ def quality(args, work: Path) -> dict:
     a = _bolt("assess", *runs.values(), "--topics", full, "--index", index, "--out", judgments)
     if a.returncode != 0:
         return {"error": "bolt assess failed: " + a.stderr.strip()[-500:]}
-    s = _bolt("score", *runs.values(), "--topics", full, "--judgments", judgments, "--json")
+    s = _bolt("score", *runs.values(), "--topics", full, "--judgments", judgments, "--index", index, "--json")
     if s.returncode != 0:
         return {"error": "bolt score failed: " + s.stderr.strip()[-500:]}
     scores = json.loads(s.stdout)

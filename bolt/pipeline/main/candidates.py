@@ -12,7 +12,7 @@ retrieval missed.
 from __future__ import annotations
 
 from bolt.pipeline.candidates import CandidatePost
-from bolt.pipeline.literal_focus import anchored_language, literal_tokens
+from bolt.pipeline.literal_focus import anchored_language, literal_tokens, subject_and_text
 from bolt.pipeline.main.reading import best_per_thread, thread_candidates, thread_text, top_threads, xl_encoder
 from bolt.pipeline.main.records import TopicCandidates
 from bolt.pipeline.systems import Distiller, plan_without
@@ -129,18 +129,18 @@ def join_sweep(d: Distiller, query: str, posts: list[CandidatePost], lang: str,
 
 
 def literal_anchor(d: Distiller, query: str, posts: list[CandidatePost]) -> tuple[str | None, set[str]]:
-    """``lang_anchor``: the language whose retrieved threads (headline and every post) hold a
-    literal query token (a non-year number, a capitalised acronym) that no retrieved English
-    thread holds, and those threads (:func:`anchored_language`)."""
+    """``lang_anchor``: the language whose retrieved threads state a literal query token (a
+    non-year number, a capitalised acronym) in their headline or opening post, a token no
+    retrieved English thread holds in any post, and those threads (:func:`anchored_language`)."""
     tokens = literal_tokens(query)
     if not tokens:
         return None, set()
     langs, _ = best_per_thread(posts)
-    texts: dict[str, tuple[str, str]] = {}
+    texts: dict[str, tuple[str, str, str]] = {}
     for tid, lang in langs.items():
         th = d.thread(tid)
         if th is not None:
-            texts[tid] = (lang, "\n".join([th.headline or "", *(p.own_text for p in th.posts)]))
+            texts[tid] = (lang, *subject_and_text(th.headline, [p.own_text for p in th.posts]))
     return anchored_language(tokens, texts)
 
 
