@@ -134,13 +134,32 @@ def clauses_by_sentence(text: str, lang: str,
     """:func:`split_clauses`'s spans with the number of the sentence each was cut from:
     ``[(sentence, start, end), ...]`` (English: every sentence is its own). Two clauses of one
     sentence are neighbours a bullet may join (``bolt.pipeline.candidates.clause_window``)."""
-    return list(_clauses_by_sentence(text, lang, tuple(limits) if limits is not None else None))
+    key = tuple(limits) if limits is not None else None
+    spans = _clauses_by_sentence(text, lang, key)
+    for rec in RECORDERS:
+        rec.add(text, lang, key, spans)
+    return list(spans)
+
+
+RECORDERS: list = []
+"""The :class:`indexing.splits.Recorder` s taking every cut (while an index's vectors are made)."""
+STORES: list = []
+"""The :class:`indexing.splits.SplitStore` s a run reads cuts from (its index's)."""
 
 
 @functools.lru_cache(maxsize=32_768)
 def _clauses_by_sentence(text: str, lang: str, limits: tuple[int, int] | None) -> tuple[tuple[int, int, int], ...]:
     """:func:`clauses_by_sentence`, kept per text: a run splits the same posts for every topic
-    whose candidates reach them, and splitting (spaCy for English) is most of a topic's cost."""
+    whose candidates reach them, and splitting (spaCy for English) is most of a topic's cost.
+    A cut stored with the index (:mod:`indexing.splits`) is read, not made again."""
+    for store in STORES:
+        stored = store.get(text, lang, limits)
+        if stored is not None:
+            return stored
+    return _cut_clauses(text, lang, limits)
+
+
+def _cut_clauses(text: str, lang: str, limits: tuple[int, int] | None) -> tuple[tuple[int, int, int], ...]:
     if lang not in CLAUSE_LIMITS:
         return tuple((i, s, e) for i, (s, e) in enumerate(split_sentences(text, lang)))
     folded = fold_chinese(text) if lang == "cmn" else text  # one script for the markers, same length

@@ -255,3 +255,61 @@ def test_bolt_index_adds_vectors_and_bolt_run_refuses_an_index_without(tmp_path,
     assert main(run) == 0
     assert main(["index", "--add-vectors", str(index), "--no-progress"]) == 0  # again: nothing new to encode
     assert "(0 encoded in" in capsys.readouterr().out
+
+
+def test_the_posts_cuts_are_stored_and_read_instead_of_made(indexed, tmp_path):
+    """The vectors' build stores every cut it made (indexing/splits.py): each English post's stored
+    spans are the spans cutting gives; a store made by other cutting code is not read."""
+    import json
+    import shutil
+
+    from indexing.sentences import _cut_clauses
+    from indexing.splits import FOLDER, open_store
+
+    searcher, index_dir, _ = indexed
+    store = open_store(index_dir)
+    assert store is not None and store.manifest["texts"] > 0
+    checked = 0
+    for tid in searcher.corpus.store.ids("eng"):
+        th = searcher.corpus.get(tid)
+        for post in th.posts:
+            text = th.text_map(post, quotes=False).text
+            assert store.get(text, "eng", None) == _cut_clauses(text, "eng", None)
+            checked += 1
+    assert checked >= 2
+    assert store.get("a text no post holds.", "eng", None) is None
+    other = tmp_path / "other"
+    shutil.copytree(index_dir / FOLDER, other / FOLDER)
+    manifest = json.loads((other / FOLDER / "manifest.json").read_text(encoding="utf-8"))
+    (other / FOLDER / "manifest.json").write_text(json.dumps({**manifest, "code": "0" * 16}), encoding="utf-8")
+    assert open_store(other) is None
+
+
+def test_a_run_over_stored_cuts_never_loads_spacy_and_writes_the_same_bullets(indexed):
+    """In a fresh process: a run reads the posts' cuts from the index (spaCy is never imported) and
+    writes what cutting them again writes."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = f"""
+import sys
+from bolt import api
+from bolt.pipeline.run import make_distiller
+from indexing import sentences
+d = make_distiller({str(indexed[1])!r}, api.config("main"))
+queries = [{QUERY!r}, "Where do people sell used shoes?"]
+stored = [(b.text, b.sources) for q in queries for b in d.distill(q)]
+assert "spacy" not in sys.modules, "spaCy was imported"
+d = make_distiller({str(indexed[1])!r}, api.config("main"))
+sentences.STORES.clear()
+sentences._clauses_by_sentence.cache_clear()
+cut = [(b.text, b.sources) for q in queries for b in d.distill(q)]
+assert "spacy" in sys.modules and cut == stored, (cut, stored)
+print(len(stored), sum(b[1][0][0].startswith("bolt-eng") for b in stored))
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=Path(__file__).resolve().parents[1])
+    assert r.returncode == 0, r.stderr[-3000:]
+    bullets, english = map(int, r.stdout.split()[-2:])
+    assert bullets >= 2 and english >= 1  # the second query is answered from the English thread

@@ -71,8 +71,10 @@ def make_distiller(index_dir: str, config: SystemConfig, searcher=None):
     ``searcher`` given, threads without vectors are encoded in this process."""
     from bolt.vectors.needs import check_vectors
     from indexing.search import open_index
+    from indexing.splits import use_store
 
     if searcher is None:  # an index folder: it must hold the vectors the system reads
         check_vectors(index_dir, config)
         searcher = open_index(index_dir)
+        use_store(index_dir)  # the posts' cuts made with the vectors
     return Distiller(searcher, searcher.corpus, config, translator=load_translator(config.translator))

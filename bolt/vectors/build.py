@@ -17,6 +17,7 @@ import numpy as np
 
 from bolt.vectors.needs import index_digest, needed, text_settings
 from indexing.atomic import atomic_write_text
+from indexing.splits import FOLDER, recording
 from indexing.vectors.ann import EXACT_MAX_ROWS
 from indexing.vectors.encode import BATCH, EncoderSpec, encode_texts, tqdm_progress
 from indexing.vectors.table import TablePlan, VectorTable, open_tables, write_table
@@ -123,7 +124,9 @@ def add_vectors(index_dir: str | Path, cfg, *, workers: int = 1, address: str | 
         return {}
     corpus = open_corpus(index_dir=index_dir)
     d = Distiller(None, corpus, cfg)
-    plans = plan_tables(d, corpus.store, need, progress)
+    with recording() as cuts:  # every post the encoders read is cut here, as a run cuts it: kept for runs
+        plans = plan_tables(d, corpus.store, need, progress)
+    cuts.write(index_dir / FOLDER)
     digest, settings = index_digest(index_dir), text_settings(cfg)
     report: dict[str, dict] = {}
     for spec, plan in plans.items():
