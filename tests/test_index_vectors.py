@@ -138,6 +138,7 @@ def test_the_approximate_index_finds_the_same_best_threads(tmp_path):
     with open_thread_index(tmp_path, THREADS) as searcher:
         report = add_vectors(searcher.corpus.store.path.parent, SystemConfig(), progress=False, ann_min_rows=0)
         assert report["e5-small"]["ann"]["cmn"]["rows"] == 6
+        assert report["all-MiniLM-L6-v2"]["ann"] == {}  # no stage searches English sentences for the nearest
         d = distiller(searcher)
         e5 = xl_encoder(d, "e5-small")
         assert e5.table.nearest("cmn") is not None

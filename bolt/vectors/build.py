@@ -12,10 +12,11 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Iterable
 
 import numpy as np
 
-from bolt.vectors.needs import index_digest, needed, text_settings
+from bolt.vectors.needs import index_digest, needed, searched, text_settings
 from indexing.atomic import atomic_write_text
 from indexing.splits import FOLDER, recording
 from indexing.vectors.ann import EXACT_MAX_ROWS
@@ -142,22 +143,21 @@ def add_vectors(index_dir: str | Path, cfg, *, workers: int = 1, address: str | 
                     "texts_per_second": round(encoded / seconds, 1) if encoded and seconds > 0 else None}
         table_dir = index_dir / "vectors" / spec.key
         written = write_table(table_dir, plan, vectors, manifest)
-        written["ann"] = build_ann(table_dir, need[spec], ann_min_rows, progress)
+        written["ann"] = build_ann(table_dir, searched(cfg, spec), ann_min_rows, progress)
         if written["ann"]:
             atomic_write_text(table_dir / "manifest.json", json.dumps(written, indent=2, ensure_ascii=False) + "\n")
         report[spec.key] = written
     return report
 
 
-def build_ann(table_dir: Path, units: dict[str, tuple[str, ...]], min_rows: int, progress: bool) -> dict[str, dict]:
-    """The approximate index of each language with more than ``min_rows`` sentences."""
+def build_ann(table_dir: Path, langs: Iterable[str], min_rows: int, progress: bool) -> dict[str, dict]:
+    """The approximate index of each of ``langs`` (:func:`bolt.vectors.needs.searched`) with more
+    than ``min_rows`` sentences."""
     from indexing.vectors.ann import build
 
     table = VectorTable(table_dir)
     out: dict[str, dict] = {}
-    for lang, kinds in units.items():
-        if "sentence" not in kinds:
-            continue
+    for lang in sorted(langs):
         _, rows = table.kind_rows(lang, "sentence")
         if len(rows) <= min_rows or not len(rows):
             continue

@@ -50,6 +50,14 @@ def needed(cfg, langs: Iterable[str]) -> dict[EncoderSpec, dict[str, tuple[str, 
     return {spec: {lg: tuple(sorted(k)) for lg, k in per.items()} for spec, per in out.items()}
 
 
+def searched(cfg, spec: EncoderSpec) -> frozenset[str]:
+    """The languages whose sentences in ``spec``'s table a stage searches for the query's nearest
+    (the sweep): only those get an approximate index when they are large."""
+    if cfg.name != "main" or spec != EncoderSpec("multilingual", cfg.sweep_encoder() or ""):
+        return frozenset()
+    return frozenset(cfg.sweep_langs())
+
+
 def index_digest(index_dir: str | Path) -> str:
     """What identifies an index's threads: the digest of its manifest's inputs, settings and counts
     (a rebuilt index with other threads has another; vectors made for it no longer fit)."""

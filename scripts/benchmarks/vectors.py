@@ -93,7 +93,7 @@ def stand_in(args, index: Path) -> dict:
     from bolt.pipeline import Distiller, SystemConfig
     from bolt.provenance import encoder_identity
     from bolt.vectors.build import build_ann, plan_tables
-    from bolt.vectors.needs import index_digest, needed, text_settings
+    from bolt.vectors.needs import index_digest, needed, searched, text_settings
     from indexing.corpus import open_corpus
     from indexing.manifest import read_manifest
     from indexing.vectors.table import write_table
@@ -120,7 +120,7 @@ def stand_in(args, index: Path) -> dict:
             "index": index_digest(index), "settings": text_settings(cfg),
             "units": {lg: list(k) for lg, k in need[spec].items()}})
         ann_t = time.perf_counter()
-        m["ann"] = build_ann(table_dir, need[spec], args.ann_min_rows if args.ann_min_rows is not None else 200_000,
+        m["ann"] = build_ann(table_dir, searched(cfg, spec), args.ann_min_rows if args.ann_min_rows is not None else 200_000,
                              progress=True)
         (table_dir / "manifest.json").write_text(json.dumps(m, indent=2), encoding="utf-8")
         tables[spec.key] = {"rows": m["rows"], "distinct": m["distinct"], "ann": m["ann"],
