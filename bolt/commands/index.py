@@ -47,8 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     vectors.add_argument("--vectors-from", action="append", default=[], metavar="DIR",
                          help="reuse the vectors of another index DIR (same encoder and settings) for texts it holds")
     vectors.add_argument("--ann-min-rows", type=int, metavar="N",
-                         help="give a language with more than N sentences an approximate index "
-                              "(default 200000; 0: every language)")
+                         help="give a swept language with more than N sentences an approximate index "
+                              "(default 200000; 0: every swept language)")
     parser.add_argument("--check", metavar="DIR", help="verify an index's manifest against its inputs, then exit")
     parser.add_argument("--json", action="store_true", help="print the manifest (or the check result) as JSON")
 
