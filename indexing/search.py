@@ -6,6 +6,7 @@ An index folder holds::
     threads.sqlite    the raw threads (indexing.thread_store), so nothing else is needed later
     units.sqlite      every retrieval unit with its raw offsets and text (indexing.units)
     lucene/<lang>/    one Lucene index per language, every unit tagged with its kind (lucene backend only)
+    vocabulary-arz.json  the words of the Arabic threads with their thread counts (indexing.vocabulary)
 
 Searching several languages at once: BM25 scores from different analysers are not comparable,
 so each language is searched on its own and the ranked lists are *interleaved by rank*: all
@@ -27,7 +28,9 @@ from indexing.encoding import MANIFEST_KEY, STRICT
 from indexing.errors import RuntimeUnavailable, ToolkitError
 from indexing.manifest import (MANIFEST, describe_inputs, make_manifest, read_manifest,
                                write_json_atomic)
+from indexing.thread_store import ThreadStore
 from indexing.units import PASSAGE, POST, UNIT_KINDS, UnitConfig, UnitTable, iter_units, kind_of
+from indexing.vocabulary import write_vocabularies
 
 BACKENDS = ("lucene", "bm25")
 THREADS_DB = "threads.sqlite"
@@ -111,6 +114,8 @@ def build_from_threads(threads: Iterable, out, *, backend: str = "lucene", force
         if read_log is not None:
             manifest["read"] = read_log.counts()
             manifest["warnings"] = read_log.warnings()
+        with ThreadStore(tmp / THREADS_DB) as store:  # the names' vocabulary, counted once here
+            write_vocabularies(tmp, store)
         write_json_atomic(tmp / MANIFEST, manifest)
         swap_folder(tmp, out)
     except BaseException:

@@ -78,6 +78,28 @@ def test_vocabulary_counts_threads_per_normalised_word(searcher):
     assert "Mecca" not in vocab and "مكه" in vocab  # Arabic words only, ة folded to ه
 
 
+def test_bolt_index_keeps_the_vocabulary_and_a_run_reads_it(searcher, tmp_path):
+    """The index folder holds the counted table (indexing/vocabulary.py); a copy whose kept table
+    says otherwise is read as kept; one kept by other counting code is counted again."""
+    import json
+    import shutil
+
+    from indexing import vocabulary
+    from indexing.thread_store import ThreadStore
+
+    index_dir = searcher.corpus.store.path.parent
+    doc = json.loads((index_dir / "vocabulary-arz.json").read_text(encoding="utf-8"))
+    counted = vocabulary._count(searcher.corpus.store.raw_texts("arz"), vocabulary.SCRIPT_WORDS["arz"])
+    assert doc["words"] == counted and doc["words"]["هارودز"] == 1
+    for name, kept, expected in (("kept", {**doc, "words": {"كلمة": 7}}, {"كلمة": 7}),
+                                 ("other-code", {**doc, "words": {"كلمة": 7}, "code": "0" * 16}, counted)):
+        copy = tmp_path / name
+        shutil.copytree(index_dir, copy)
+        (copy / "vocabulary-arz.json").write_text(json.dumps(kept), encoding="utf-8")
+        with ThreadStore(copy / "threads.sqlite") as store:
+            assert vocabulary.thread_frequencies(store, "arz") == expected
+
+
 def test_guessed_name_reaches_the_thread_that_writes_it(searcher):
     from bolt.pipeline import Distiller, SystemConfig
 
