@@ -288,10 +288,17 @@ def test_the_posts_cuts_are_stored_and_read_instead_of_made(indexed, tmp_path):
 
 def test_a_run_over_stored_cuts_never_loads_spacy_and_writes_the_same_bullets(indexed):
     """In a fresh process: a run reads the posts' cuts from the index (spaCy is never imported) and
-    writes what cutting them again writes."""
+    encodes its queries with the exported English model (torch is never imported either), and
+    writes what cutting the posts again writes."""
     import subprocess
     import sys
     from pathlib import Path
+
+    from indexing.models.embedding import get_query_embedder
+
+    # the machine's export, made here once (it needs torch); without a writable cache folder the
+    # run encodes its queries with torch, and only the spaCy half is checked
+    exported = type(get_query_embedder(None)).__name__ == "OnnxQueryEncoder"
 
     code = f"""
 import sys
@@ -302,6 +309,7 @@ d = make_distiller({str(indexed[1])!r}, api.config("main"))
 queries = [{QUERY!r}, "Where do people sell used shoes?"]
 stored = [(b.text, b.sources) for q in queries for b in d.distill(q)]
 assert "spacy" not in sys.modules, "spaCy was imported"
+assert not {exported!r} or ("torch" not in sys.modules and "sentence_transformers" not in sys.modules), "torch"
 d = make_distiller({str(indexed[1])!r}, api.config("main"))
 sentences.STORES.clear()
 sentences._clauses_by_sentence.cache_clear()

@@ -176,3 +176,19 @@ def _fingerprint(target: str) -> str:
 def get_embedder(name: str | None = None) -> Embedder:
     """The process-wide embedder for a model name (loaded on first use)."""
     return Embedder(name)
+
+
+@functools.lru_cache(maxsize=4)
+def get_query_embedder(name: str | None = None):
+    """What encodes a run's queries when the passages' vectors come from an index: the model run by
+    onnxruntime (:mod:`indexing.models.query_onnx`, no torch) when it can be exported, else
+    :func:`get_embedder`'s."""
+    from indexing.models.query_onnx import OnnxQueryEncoder, exportable
+
+    target = Path(resolve_model(name))
+    if target.is_dir() and exportable(target):
+        try:
+            return OnnxQueryEncoder(target, name or os.environ.get(ENV_VAR) or DEFAULT_MODEL, model_id(name))
+        except (ImportError, RuntimeUnavailable, OSError):  # no onnxruntime or onnx here: the torch model
+            pass
+    return get_embedder(name)

@@ -18,10 +18,13 @@ def is_embedded(lang: str) -> bool:
 def embedder(d: Distiller):
     """The sentence-transformers model of ``model`` (English sentences and threads), reading the
     index's vectors of it when there are some."""
-    from indexing.models.embedding import get_embedder
+    from indexing.models.embedding import get_embedder, get_query_embedder
     from bolt.vectors.needs import embedding_spec
 
-    return d.with_vectors(get_embedder(d.config.model), embedding_spec(d.config).key)
+    key = embedding_spec(d.config).key
+    if d.has_vectors(key):  # only queries are encoded here: without torch when the model allows
+        return d.with_vectors(get_query_embedder(d.config.model), key)
+    return get_embedder(d.config.model)
 
 
 def xl_encoder(d: Distiller, name: str | None = None):
