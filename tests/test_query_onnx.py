@@ -56,3 +56,18 @@ def test_only_a_mean_pooled_normalised_model_is_exported(tmp_path):
                        encoding="utf-8")
     assert not exportable(cls)
     assert not exportable(tmp_path / "absent")
+
+
+def test_adding_vectors_makes_the_machines_export(tmp_path, monkeypatch):
+    """``bolt index`` (add_vectors) makes the export while torch is loaded, so the first run after it
+    needs no torch; a model that cannot be exported is left alone."""
+    from bolt.vectors.build import _export_query_model
+    from indexing.models.embedding import bundled_model_path
+
+    if bundled_model_path() is None:
+        pytest.skip("the bundled all-MiniLM-L6-v2 package is not installed")
+    monkeypatch.setenv("BOLT_CACHE_DIR", str(tmp_path / "cache"))
+    _export_query_model(str(tmp_path / "no-such-model"))
+    assert not (tmp_path / "cache").exists()
+    _export_query_model(None)
+    assert len(list((tmp_path / "cache").glob("query-*.onnx"))) == 1

@@ -16,7 +16,7 @@ from typing import Iterable
 
 import numpy as np
 
-from bolt.vectors.needs import index_digest, needed, searched, text_settings
+from bolt.vectors.needs import embedding_spec, index_digest, needed, searched, text_settings
 from indexing.atomic import atomic_write_text
 from indexing.splits import FOLDER, recording
 from indexing.vectors.ann import EXACT_MAX_ROWS
@@ -147,7 +147,24 @@ def add_vectors(index_dir: str | Path, cfg, *, workers: int = 1, address: str | 
         if written["ann"]:
             atomic_write_text(table_dir / "manifest.json", json.dumps(written, indent=2, ensure_ascii=False) + "\n")
         report[spec.key] = written
+    if embedding_spec(cfg) in plans:
+        _export_query_model(cfg.model)
     return report
+
+
+def _export_query_model(name: str | None) -> None:
+    """Make this machine's ONNX export of the English model now, while torch is loaded anyway, so
+    the first run after ``bolt index`` encodes its queries without torch (a failure costs only that)."""
+    from indexing.errors import RuntimeUnavailable
+    from indexing.models.embedding import resolve_model
+    from indexing.models.query_onnx import exportable, exported
+
+    try:
+        folder = Path(resolve_model(name))
+        if folder.is_dir() and exportable(folder):
+            exported(folder)
+    except (ImportError, RuntimeUnavailable, OSError):
+        pass
 
 
 def build_ann(table_dir: Path, langs: Iterable[str], min_rows: int, progress: bool) -> dict[str, dict]:
