@@ -91,7 +91,10 @@ def vectors_for(spec: EncoderSpec, plan: TablePlan, old: list[VectorTable], work
         if hit.any():
             if vectors is None:
                 vectors = np.zeros((len(texts), table.vectors.shape[1]), dtype=np.float32)
-            vectors[hit] = table.vectors[at[hit]]
+            rows = np.flatnonzero(hit)
+            for start in range(0, len(rows), 65536):  # in blocks: no second whole copy in memory
+                block = rows[start:start + 65536]
+                vectors[block] = table.vectors[at[block]]
             todo &= ~hit
     idx = np.flatnonzero(todo)
     t0 = time.perf_counter()
