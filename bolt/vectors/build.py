@@ -184,6 +184,6 @@ def build_ann(table_dir: Path, langs: Iterable[str], min_rows: int, progress: bo
         if progress:
             print(f"vectors: approximate index of {len(rows)} {lang} sentences ({table.encoder})", file=sys.stderr)
         t0 = time.perf_counter()
-        vecs = table.vectors[np.asarray(table.row_vec[rows])]
-        out[lang] = {**build(table_dir, lang, vecs, rows), "seconds": round(time.perf_counter() - t0, 2)}
+        at = np.asarray(table.row_vec[rows])
+        out[lang] = {**build(table_dir, lang, table.vectors, at, rows), "seconds": round(time.perf_counter() - t0, 2)}
     return out

@@ -35,18 +35,20 @@ def ann_path(table_dir: Path, lang: str) -> Path:
     return Path(table_dir) / f"ann-{lang}.faiss"
 
 
-def build(table_dir: Path, lang: str, vectors: np.ndarray, rows: np.ndarray) -> dict:
-    """Build and write the index of ``vectors`` (one per row of ``rows``); returns what the manifest keeps."""
+def build(table_dir: Path, lang: str, vectors: np.ndarray, at: np.ndarray, rows: np.ndarray) -> dict:
+    """Build and write the index of the rows ``rows``, row ``rows[i]`` having vector ``vectors[at[i]]``
+    (``vectors``: the table's memory-mapped distinct vectors, read in blocks, never copied whole);
+    returns what the manifest keeps."""
     faiss = _faiss()
-    n, dim = vectors.shape
+    n, dim = len(at), vectors.shape[1]
     nlist = max(1, min(int(4 * math.sqrt(n)), n // 39))
     quantizer = faiss.IndexFlatIP(dim)
     index = faiss.IndexIVFScalarQuantizer(quantizer, dim, nlist, faiss.ScalarQuantizer.QT_8bit,
                                           faiss.METRIC_INNER_PRODUCT)
-    sample = vectors if n <= 100_000 else vectors[np.random.default_rng(0).choice(n, 100_000, replace=False)]
-    index.train(np.ascontiguousarray(sample, dtype=np.float32))
+    sample = at if n <= 100_000 else at[np.random.default_rng(0).choice(n, 100_000, replace=False)]
+    index.train(np.ascontiguousarray(vectors[sample], dtype=np.float32))
     for start in range(0, n, 65536):
-        block = np.ascontiguousarray(vectors[start:start + 65536], dtype=np.float32)
+        block = np.ascontiguousarray(vectors[at[start:start + 65536]], dtype=np.float32)
         index.add_with_ids(block, rows[start:start + 65536].astype(np.int64))
     path = ann_path(table_dir, lang)
     tmp = path.with_suffix(".tmp")
