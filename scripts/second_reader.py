@@ -2,12 +2,14 @@
 """How far a second careful reader agrees with the first on the same bullets.
 
     python scripts/second_reader.py [--second FILE] [--first FILE...] [--assessor NAME] [--topics FILE...]
+                                    [--runs PREFIX...]
 
 ``--second`` holds the second reader's blind judgments of a sample of the first reader's bullets
 (one JSON line each: ``topic``, ``text``, ``facets``); each is matched to the first reader's line of
 the same topic and bullet text among ``--assessor``'s lines of the ``--first`` files (the careful
 judgment files). Reported overall, per language and per site (read from the first reader's cited
-thread id): Cohen's kappa on whether a bullet states any facet, and on every (bullet, facet of its
+thread id) and, with ``--runs``, per prefix of the first reader's run names (after judging, to
+tell apart the experiments whose bullets were sampled): Cohen's kappa on whether a bullet states any facet, and on every (bullet, facet of its
 topic) pair, each with a bootstrap 95% interval over bullets (fixed seed).
 """
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Pair:
     """One bullet as both readers judged it, with the facets its topic has."""
 
     topic: str
+    run: str
     language: str
     site: str
     first: frozenset[str]
@@ -79,7 +82,7 @@ def read_pairs(second: Path, first: list[Path], assessor: str, facets: dict[str,
         if d["topic"] not in facets:
             raise SystemExit(f"{second}:{n}: topic {d['topic']} is in no topic file given; pass its file with --topics")
         language, site = _site(f["sources"][0]["post"]) if f.get("sources") else ("other", "other")
-        pairs.append(Pair(d["topic"], language, site, frozenset(f["facets"]), frozenset(d["facets"]),
+        pairs.append(Pair(d["topic"], f.get("run", ""), language, site, frozenset(f["facets"]), frozenset(d["facets"]),
                           facets[d["topic"]]))
     return pairs
 
@@ -124,12 +127,14 @@ def summary(pairs: list[Pair], reps: int, seed: int) -> dict:
             "facet_kappa": facet_kappa(pairs), "facet_ci": bootstrap(pairs, facet_kappa, reps, seed)}
 
 
-def groups(pairs: list[Pair]) -> dict[str, list[Pair]]:
-    """All bullets, then per language, then per site."""
+def groups(pairs: list[Pair], run_prefixes: tuple[str, ...] = ()) -> dict[str, list[Pair]]:
+    """All bullets, then per language, then per site, then per prefix of the first reader's runs."""
     out = {"all": pairs}
     for key in ("language", "site"):
         for value in sorted({getattr(p, key) for p in pairs}):
             out[value] = [p for p in pairs if getattr(p, key) == value]
+    for prefix in run_prefixes:
+        out[f"runs {prefix}*"] = [p for p in pairs if p.run.startswith(prefix)]
     return out
 
 
@@ -139,6 +144,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--first", type=Path, nargs="+", default=list(FIRST))
     p.add_argument("--assessor", default=ASSESSOR)
     p.add_argument("--topics", type=Path, nargs="+", default=list(TOPICS))
+    p.add_argument("--runs", nargs="+", default=[], metavar="PREFIX",
+                   help="also report the bullets of the first reader's runs named PREFIX...")
     p.add_argument("--reps", type=int, default=2000, help="bootstrap resamples")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -147,7 +154,7 @@ def main(argv: list[str] | None = None) -> None:
 
     facets = {t.topic_id: tuple(f.id for f in t.facets) for path in a.topics for t in read_topics(path)}
     table = {name: summary(ps, a.reps, a.seed) for name, ps in groups(read_pairs(a.second, a.first, a.assessor,
-                                                                                  facets)).items()}
+                                                                                  facets), tuple(a.runs)).items()}
     if a.json:
         print(json.dumps(table, indent=1))
         return

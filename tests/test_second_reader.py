@@ -41,7 +41,7 @@ def _write(path: Path, rows: list[dict]) -> Path:
 
 
 def _files(tmp_path: Path) -> tuple[Path, Path]:
-    first = [{"topic": "5.001", "assessor": ASSESSOR, "facets": f, "text": t,
+    first = [{"topic": "5.001", "run": "r" + t, "assessor": ASSESSOR, "facets": f, "text": t,
               "sources": [{"post": POSTS[t], "offset": 10, "supports": True}]}
              for t, f in (("b1", ["1"]), ("b2", []), ("b3", ["3"]), ("b4", []))]
     first.append({**first[0], "assessor": "careful:someone-else", "facets": []})  # another reader's line: ignored
@@ -63,6 +63,7 @@ def test_hand_computed_kappas_and_sites(tmp_path):
     assert {k: len(v) for k, v in groups.items()} == {"all": 4, "Arabic": 2, "Chinese": 2,
                                                       "Weibo": 2, "alriyadh/alghad": 2}
     assert second_reader.bullet_kappa(groups["Arabic"]) == pytest.approx(1.0)
+    assert [p.run for p in second_reader.groups(pairs, ("rb1", "rb3"))["runs rb3*"]] == ["rb3"]
     # Weibo (b3, b4): agreement 1/2, chance 1/2 * 0 + 1/2 * 1 = 1/2, so kappa 0
     assert second_reader.bullet_kappa(groups["Weibo"]) == pytest.approx(0.0)
     # b2 and b4: both readers say "none" throughout, so kappa is undefined, not a number
