@@ -36,6 +36,7 @@ class TopicFacts:
     bullet_threads: list[str]  # one per bullet (its first source), in bullet order
     bullet_langs: list[str]
     stating: int  # main's bullets a careful judgment credits with a facet
+    unjudged: int  # main's bullets no careful judgment reads (by topic and text)
     answer_lang: str | None  # the language focus's answer (None: not measured)
     cosines: dict[str, float]  # per language: the focus's best thread cosine to the query
     left_out: list[str]  # languages the focus left out
@@ -122,6 +123,7 @@ def topic_facts(system, topic, answering: set[str], judged: dict[tuple[str, str]
     return TopicFacts(
         topic.topic_id, sorted(answering), [b.sources[0][0] for b in tr.bullets if b.sources],
         [b.lang for b in tr.bullets if b.sources], sum(judged.get((topic.topic_id, b.text), False) for b in tr.bullets),
+        sum((topic.topic_id, b.text) not in judged for b in tr.bullets),
         c.answer, {lg: round(v, 4) for lg, v in top.items()}, sorted(unfocused_languages(d, q, raw, top)), sorted({p.thread for p in raw}),
         sorted({p.thread for p in c.posts}), sorted(c.anchored), literal_tokens(q), bool(c.sweep),
         {t: round(float(v), 4) for t, v in tr.threads.relevance.items()},
@@ -152,6 +154,7 @@ def main() -> int:
     p.add_argument("--judgments", type=Path, required=True)
     p.add_argument("--only", action="append", default=[], help="a topic number (repeatable)")
     p.add_argument("--json", type=Path, help="write every topic's facts here")
+    p.add_argument("--spec", default="main", help="the system traced (a spec of main, e.g. 'main(lang_anchor=0)')")
     a = p.parse_args()
     from bolt.formats.topics import read_topics
     from bolt.pipeline import Distiller, parse_config
@@ -168,7 +171,7 @@ def main() -> int:
         key = (j["topic"], j.get("text", ""))
         judged[key] = judged.get(key, False) or bool(j.get("facets"))
     searcher = open_index(a.index)
-    system = MainSystem(Distiller(searcher, searcher.corpus, parse_config("main")))
+    system = MainSystem(Distiller(searcher, searcher.corpus, parse_config(a.spec)))
     facts = [topic_facts(system, t, answering[t.topic_id], judged) for t in topics]
     print("| topic | bullets from uncredited threads | main's other thread (language, rank) | best answering thread "
           "(rank) | main's bullets stating a facet | literal tokens | cause |")
@@ -180,6 +183,7 @@ def main() -> int:
     print(f"\n{sum(f.elsewhere for f in facts)} of {len(facts)} Chinese topics answered elsewhere; "
           f"{sum(f.elsewhere and not set(f.bullet_threads) & set(f.answering) for f in facts)} with no bullet "
           "from an answering thread")
+    print(f"main's bullets no careful judgment reads: {sum(f.unjudged for f in facts)}")
     for c in CAUSES:
         print(f"- {c}: {counts.get(c, 0)}")
     if a.json:

@@ -23,7 +23,7 @@ def _script():
 
 
 def _facts(mod, bullets: list[str], langs: list[str], **kw):
-    base = dict(topic="9.001", answering=["CMN_A"], bullet_threads=bullets, bullet_langs=langs, stating=0,
+    base = dict(topic="9.001", answering=["CMN_A"], bullet_threads=bullets, bullet_langs=langs, stating=0, unjudged=0,
                 answer_lang="cmn", cosines={}, left_out=[], retrieved=["CMN_A", "CMN_B"], candidates=["CMN_A", "CMN_B"],
                 anchored=[], tokens=[], swept=True, relevance={"CMN_A": 0.5, "CMN_B": 0.4}, read=["CMN_A", "CMN_B"])
     base.update(kw)
