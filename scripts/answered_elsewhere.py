@@ -3,12 +3,15 @@
 
     python scripts/answered_elsewhere.py --index DIR --topics topics/xl-dev.xml \
         --judgments tests/data/careful/xl-dev.judgments.jsonl [--only 4.199 --only 4.140] [--json OUT]
+        [--spec 'main(lang_anchor=0)']
 
 Traces main (``MainSystem.trace``) over every topic whose languages are Chinese only. A topic's
 *answering threads* are those its nuggets cite and those a judged bullet stating a facet cites with
-a supporting source (``scripts/thread_reach.py``). A topic is *answered elsewhere* when the thread
-most of main's bullets cite is not an answering thread. Its cause is the first stage, in pipeline
-order, where an answering thread was lost or passed over (:func:`cause`).
+a supporting source (``scripts/thread_reach.py``). A topic is *answered elsewhere* when half or
+more of main's bullets cite a thread that is not an answering thread. Its cause is the first stage,
+in pipeline order, that let that thread win (:func:`cause`). With ``--only``, each topic's
+answering and anchored threads are listed too: headline, where each literal token stands, and the
+thread's place in a deep Chinese passage search with main's Chinese query.
 """
 from __future__ import annotations
 
@@ -140,11 +143,30 @@ def row(f: TopicFacts) -> str:
     """One markdown row: topic, uncredited bullets, main's other thread (language, rank), the best
     answering thread's rank, main's bullets stating a facet, literal tokens, cause."""
     ans = [t for t in f.answering if t in f.relevance]
-    best = min(ans, key=lambda t: (f"{rank_of(f, t):>6}", t)) if ans else None
+    best = min(ans, key=lambda t: (rank_of(f, t), t)) if ans else None
     top = f.main_thread
     lang = f.bullet_langs[f.bullet_threads.index(top)] if top else "-"
     return (f"| {f.topic} | {len(f.other)}/{len(f.bullet_threads)} | {top} ({lang}, rank {rank_of(f, top)}) | "
             f"{best or '-'} (rank {rank_of(f, best)}) | {f.stating} | {', '.join(f.tokens) or '-'} | {cause(f)} |")
+
+
+def thread_lines(system, topic, f: TopicFacts, depth: int = 2000) -> list[str]:
+    """Per answering and anchored thread of ``f``: headline, token places and its place among the
+    threads of a ``depth``-passage Chinese search with main's Chinese query (after feedback)."""
+    d = system.d
+    plan, _ = d.retrieve_with_feedback(d.plan(topic.query))
+    order: list[str] = []
+    for h in d.searcher.search(plan.query_for("cmn"), k=depth, lang="cmn", units="passage"):
+        if h.thread not in order:
+            order.append(h.thread)
+    out = [f"{f.topic}: Chinese query {plan.query_for('cmn')!r}; {len(order)} threads in the search"]
+    for kind, threads in (("answering", f.answering), ("anchored", f.anchored)):
+        for t in threads:
+            th = d.thread(t)
+            place = order.index(t) + 1 if t in order else "-"
+            out.append(f"  {kind} {t} [{(th.headline or '')[:40]}] search place {place}, "
+                       f"candidate {t in f.candidates}, tokens {token_places(th, f.tokens)}")
+    return out
 
 
 def main() -> int:
@@ -186,6 +208,8 @@ def main() -> int:
     print(f"main's bullets no careful judgment reads: {sum(f.unjudged for f in facts)}")
     for c in CAUSES:
         print(f"- {c}: {counts.get(c, 0)}")
+    for t, f in zip(topics, facts) if a.only else ():
+        print("\n".join(thread_lines(system, t, f)))
     if a.json:
         a.json.write_text(json.dumps([asdict(f) | {"cause": cause(f), "elsewhere": f.elsewhere} for f in facts],
                                      ensure_ascii=False, indent=1), encoding="utf-8")

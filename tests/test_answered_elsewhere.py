@@ -8,6 +8,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 WEIBO = "CMN_DF_weibo_20200706_e65c5c8524f0"
 SAUDI = "ARZ_DF_alriyadh_20100426_520042"  # the Shura council and the civil aviation authority, 2010
@@ -69,3 +71,19 @@ def test_one_cause_per_stage():
     assert f.elsewhere and mod.cause(f) == mod.CAUSES[5]
     # two of five bullets elsewhere: not answered elsewhere
     assert not _facts(mod, ["CMN_B", "CMN_B", "CMN_A", "CMN_A", "CMN_A"], ["cmn"] * 5).elsewhere
+
+
+SHARED = REPO.parent / "shared" / "real-samples" / "cmn-ptt-stock-2025.xml"
+
+
+@pytest.mark.skipif(not SHARED.is_file(), reason="the real PTT threads are not here")
+def test_token_places_in_real_ptt_threads():
+    from indexing.corpus import open_corpus
+
+    mod = _script()
+    corpus = open_corpus([str(SHARED)])
+    huatie = corpus.get("CMN_DF_ptt_1759507025_810")  # 4.199's answering thread: says AI in one reply
+    assert mod.token_places(huatie, ["AI"]) == {"AI": "reply 6"}
+    holdings = corpus.get("CMN_DF_ptt_1759589477_832")  # 4.140's nugget thread: calls TSMC 2330
+    assert mod.token_places(holdings, ["00757", "ETF", "TSMC"]) == {"00757": "opening post", "ETF": "reply 5",
+                                                                    "TSMC": "nowhere"}
