@@ -169,6 +169,22 @@ def thread_lines(system, topic, f: TopicFacts, depth: int = 2000) -> list[str]:
     return out
 
 
+def bullet_lines(system, topic, f: TopicFacts) -> list[str]:
+    """The focus cosines and cuts per language, then per bullet of main: score, language, thread,
+    the query concepts its sentence matches and its start (main traced again)."""
+    tr = system.trace(topic.query)
+    out = [f"{f.topic}: focus cosines {f.cosines}, left out {f.left_out}, cut "
+           f"{ {lg: round(v, 3) for lg, v in tr.clusters.cut.items()} }" if tr.clusters else f"{f.topic}: no sentences"]
+    if tr.selection is None:
+        return out
+    n = len(tr.sentences.sents)
+    for c in tr.selection.keep:
+        st, i = tr.selection.sents[c.head], c.head
+        matched = sorted(tr.sentences.matched[i]) if i < n else []
+        out.append(f"  {tr.selection.scores[i]:.3f} {st.lang} {st.thread} {matched} {st.text[:40]}")
+    return out
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--index", type=Path, required=True)
@@ -209,7 +225,7 @@ def main() -> int:
     for c in CAUSES:
         print(f"- {c}: {counts.get(c, 0)}")
     for t, f in zip(topics, facts) if a.only else ():
-        print("\n".join(thread_lines(system, t, f)))
+        print("\n".join(bullet_lines(system, t, f) + thread_lines(system, t, f)))
     if a.json:
         a.json.write_text(json.dumps([asdict(f) | {"cause": cause(f), "elsewhere": f.elsewhere} for f in facts],
                                      ensure_ascii=False, indent=1), encoding="utf-8")
