@@ -11,7 +11,6 @@ that cuts (:func:`code_digest`): a store written by other cutting code is not re
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 from array import array
 from pathlib import Path
@@ -38,11 +37,10 @@ def code_digest() -> str:
     import indexing.script_fold
     import indexing.sentences
     import indexing.textfacts
+    from indexing.cache import digest
 
-    h = hashlib.sha256()
-    for mod in (indexing.sentences, indexing.analysis, indexing.script_fold, indexing.textfacts):
-        h.update(Path(mod.__file__).read_bytes())
-    return h.hexdigest()[:16]
+    return digest(FORMAT, (), [Path(m.__file__) for m in (indexing.sentences, indexing.analysis,
+                                                             indexing.script_fold, indexing.textfacts)])
 
 
 class Recorder:

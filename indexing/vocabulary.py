@@ -11,7 +11,6 @@ code) is counted on first use, as before.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import threading
@@ -82,10 +81,9 @@ def _stored(index_dir: Path, lang: str) -> Mapping[str, int] | None:
 def _code() -> str:
     """The digest of the code that counts (this module and the Arabic normalisation)."""
     import indexing.analysis
+    from indexing.cache import digest
 
-    h = hashlib.sha256(Path(__file__).read_bytes())
-    h.update(Path(indexing.analysis.__file__).read_bytes())
-    return h.hexdigest()[:16]
+    return digest(FORMAT, (), [Path(__file__), Path(indexing.analysis.__file__)])
 
 
 def _count(texts, word) -> Mapping[str, int]:

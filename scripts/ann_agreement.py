@@ -28,12 +28,13 @@ sys.path.insert(0, str(REPO))
 
 def top_threads(query: str, lang: str, table, encoder, top: int) -> tuple[list[str], float]:
     """The ``top`` best-swept threads of ``lang`` and the seconds the sweep took."""
-    from bolt.pipeline.dense import stored_sweep_parts, sweep_score
+    from bolt.pipeline.dense import stored_sweep_parts, sweep_score, top_k
 
     t0 = time.perf_counter()
     parts = stored_sweep_parts(query, lang, {}, encoder, table)
-    ranked = sorted(parts, key=lambda t: (-sweep_score(parts[t]), t))
-    return ranked[:top], time.perf_counter() - t0
+    ids = list(parts)
+    best = top_k(ids, [sweep_score(parts[t]) for t in ids], top)
+    return [t for t, _ in best], time.perf_counter() - t0
 
 
 def nearest_parts(query: str, lang: str, exact, approximate, encoder, best: list[str]) -> tuple[float, float]:

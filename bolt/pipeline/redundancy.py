@@ -41,7 +41,8 @@ def cluster(order: Sequence[int], sentences: Sequence[Sentence], vectors: dict, 
     A sentence joins the first cluster (in creation order) whose head it duplicates. Only heads
     that *could* be duplicates are tested: those with an embedding when the sentence has one,
     those of another language with three or more concepts when it has three, and those sharing a
-    character n-gram with it in their prefix filters (below). The result is the same as testing
+    character n-gram with it in their prefix filters whose overlap can still reach the threshold
+    (:func:`_near`). The result is the same as testing
     every head, without the quadratic cost in a 600-post thread (thousands of candidates).
     """
     grams = {i: char_ngrams(sentences[i].text) for i in order}
@@ -126,8 +127,8 @@ def _prefix(grams: set[str], rank: dict[str, tuple[int, str]], t: float) -> list
 
 def _duplicate(i, h, sentences, vectors, grams, concepts, dup_cosine, dup_jaccard: float | None,
                dup_concepts) -> bool:
-    """Whether sentence ``i`` duplicates head ``h``; ``dup_jaccard`` None: the prefix filter has
-    already shown their n-gram Jaccard is below the threshold."""
+    """Whether sentence ``i`` duplicates head ``h``; ``dup_jaccard`` None: the prefix and
+    positional filters (:func:`_near`) have already shown their n-gram Jaccard is below it."""
     if i in vectors and h in vectors and float(vectors[i] @ vectors[h]) >= dup_cosine:
         return True
     a, b = grams[i], grams[h]

@@ -117,21 +117,10 @@ def add_vectors(index_dir: str | Path, cfg, *, workers: int = 1, address: str | 
                 reuse: list[str | Path] = ()) -> dict[str, dict]:
     """Encode and store the vectors ``cfg`` reads from the index at ``index_dir``; per encoder, what
     its table holds and what encoding it cost (texts, encoded, seconds, texts/s)."""
-    from bolt.pipeline.systems import Distiller
     from bolt.provenance import encoder_identity
-    from indexing.corpus import open_corpus
-    from indexing.manifest import read_manifest
 
     index_dir = Path(index_dir)
-    need = needed(cfg, read_manifest(index_dir).get("counts", {}))
-    if not need:
-        return {}
-    corpus = open_corpus(index_dir=index_dir)
-    d = Distiller(None, corpus, cfg)
-    with recording() as cuts:  # every post the encoders read is cut here, as a run cuts it: kept for runs
-        plans = plan_tables(d, corpus.store, need, progress)
-    cuts.write(index_dir / FOLDER)
-    digest, settings = index_digest(index_dir), text_settings(cfg)
+    need, plans = plan_index(index_dir, cfg, progress)
     report: dict[str, dict] = {}
     for spec, plan in plans.items():
         identity = encoder_identity(spec)
@@ -139,35 +128,61 @@ def add_vectors(index_dir: str | Path, cfg, *, workers: int = 1, address: str | 
         old = [t for t in (*open_tables(index_dir).values(), *(v for r in reuse for v in open_tables(r).values()))
                if t.manifest.get("identity") == identity]
         vectors, encoded, seconds = vectors_for(spec, plan, old, workers, address, progress)
-        manifest = {"encoder": spec.name, "family": spec.family, "identity": identity, "index": digest,
-                    "settings": settings, "units": {lg: list(k) for lg, k in need[spec].items()},
-                    "batch": BATCH, "workers": max(1, workers) if not address else address,
-                    "encoded": encoded, "reused": len(plan.texts) - encoded, "encode_seconds": round(seconds, 2),
-                    "texts_per_second": round(encoded / seconds, 1) if encoded and seconds > 0 else None}
-        table_dir = index_dir / "vectors" / spec.key
-        written = write_table(table_dir, plan, vectors, manifest)
-        written["ann"] = build_ann(table_dir, searched(cfg, spec), ann_min_rows, progress)
-        if written["ann"]:
-            atomic_write_text(table_dir / "manifest.json", json.dumps(written, indent=2, ensure_ascii=False) + "\n")
-        report[spec.key] = written
+        report[spec.key] = store_table(index_dir, cfg, spec, plan, vectors, {
+            "encoder": spec.name, "family": spec.family, "identity": identity,
+            "batch": BATCH, "workers": max(1, workers) if not address else address,
+            "encoded": encoded, "reused": len(plan.texts) - encoded, "encode_seconds": round(seconds, 2),
+            "texts_per_second": round(encoded / seconds, 1) if encoded and seconds > 0 else None},
+            need[spec], ann_min_rows, progress)
     if embedding_spec(cfg) in plans:
         _export_query_model(cfg.model)
     return report
+
+
+def plan_index(index_dir: Path, cfg, progress: bool) -> tuple[dict, dict[EncoderSpec, TablePlan]]:
+    """What ``cfg``'s encoders read of the index (:func:`bolt.vectors.needs.needed`) and each one's
+    table laid out; the posts' cuts made meanwhile are stored in the index (:mod:`indexing.splits`)."""
+    from bolt.pipeline.systems import Distiller
+    from indexing.corpus import open_corpus
+    from indexing.manifest import read_manifest
+
+    need = needed(cfg, read_manifest(index_dir).get("counts", {}))
+    if not need:
+        return need, {}
+    corpus = open_corpus(index_dir=index_dir)
+    with recording() as cuts:  # every post the encoders read is cut here, as a run cuts it: kept for runs
+        plans = plan_tables(Distiller(None, corpus, cfg), corpus.store, need, progress)
+    cuts.write(index_dir / FOLDER)
+    return need, plans
+
+
+def store_table(index_dir: Path, cfg, spec: EncoderSpec, plan: TablePlan, vectors: np.ndarray, manifest: dict,
+                units: dict[str, tuple[str, ...]], ann_min_rows: int, progress: bool) -> dict:
+    """Write ``spec``'s table (``manifest`` plus the index's digest, the text settings and the
+    ``units`` per language) and its approximate indexes; returns the manifest written."""
+    table_dir = index_dir / "vectors" / spec.key
+    written = write_table(table_dir, plan, vectors, {
+        **manifest, "index": index_digest(index_dir), "settings": text_settings(cfg),
+        "units": {lg: list(k) for lg, k in units.items()}})
+    written["ann"] = build_ann(table_dir, searched(cfg, spec), ann_min_rows, progress)
+    if written["ann"]:
+        atomic_write_text(table_dir / "manifest.json", json.dumps(written, indent=2, ensure_ascii=False) + "\n")
+    return written
 
 
 def _export_query_model(name: str | None) -> None:
     """Make this machine's ONNX export of the English model now, while torch is loaded anyway, so
     the first run after ``bolt index`` encodes its queries without torch (a failure costs only that)."""
     from indexing.errors import RuntimeUnavailable
-    from indexing.models.embedding import resolve_model
-    from indexing.models.query_onnx import exportable, exported
+    from indexing.models.embedding import onnx_folder
+    from indexing.models.query_onnx import exported
 
-    try:
-        folder = Path(resolve_model(name))
-        if folder.is_dir() and exportable(folder):
+    folder = onnx_folder(name)
+    if folder is not None:
+        try:
             exported(folder)
-    except (ImportError, RuntimeUnavailable, OSError):
-        pass
+        except (ImportError, RuntimeUnavailable, OSError):
+            pass
 
 
 def build_ann(table_dir: Path, langs: Iterable[str], min_rows: int, progress: bool) -> dict[str, dict]:

@@ -178,15 +178,27 @@ def get_embedder(name: str | None = None) -> Embedder:
     return Embedder(name)
 
 
+def onnx_folder(name: str | None = None) -> Path | None:
+    """The model folder of ``name`` when its queries can go through ONNX
+    (:func:`indexing.models.query_onnx.exportable`), else None."""
+    from indexing.models.query_onnx import exportable
+
+    try:
+        target = Path(resolve_model(name))
+    except RuntimeUnavailable:
+        return None
+    return target if target.is_dir() and exportable(target) else None
+
+
 @functools.lru_cache(maxsize=4)
 def get_query_embedder(name: str | None = None):
     """What encodes a run's queries when the passages' vectors come from an index: the model run by
     onnxruntime (:mod:`indexing.models.query_onnx`, no torch) when it can be exported, else
     :func:`get_embedder`'s."""
-    from indexing.models.query_onnx import OnnxQueryEncoder, exportable
+    from indexing.models.query_onnx import OnnxQueryEncoder
 
-    target = Path(resolve_model(name))
-    if target.is_dir() and exportable(target):
+    target = onnx_folder(name)
+    if target is not None:
         try:
             return OnnxQueryEncoder(target, name or os.environ.get(ENV_VAR) or DEFAULT_MODEL, model_id(name))
         except (ImportError, RuntimeUnavailable, OSError):  # no onnxruntime or onnx here: the torch model

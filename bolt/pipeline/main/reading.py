@@ -16,8 +16,9 @@ def is_embedded(lang: str) -> bool:
 
 
 def embedder(d: Distiller):
-    """The sentence-transformers model of ``model`` (English sentences and threads), reading the
-    index's vectors of it when there are some."""
+    """The English model ``model`` (English sentences and threads): over an index's vectors of it,
+    those vectors and a query encoder (:func:`indexing.models.embedding.get_query_embedder`), else
+    the sentence-transformers model encoding everything."""
     from indexing.models.embedding import get_embedder, get_query_embedder
     from bolt.vectors.needs import embedding_spec
 
