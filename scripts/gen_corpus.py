@@ -120,6 +120,7 @@ def plan_topics(seed: int, counts: dict[str, int], n_topics: int) -> tuple[list[
     topics: list[dict] = []
     plants: list[Plant] = []
     used: set[tuple[str, int]] = set()
+    used_in = dict.fromkeys(langs, 0)
     for i in range(n_topics):
         number = f"9.{i + 1:03d}"
         entity = " ".join(w.capitalize() for w in rare_words(rng, 2))
@@ -131,11 +132,13 @@ def plan_topics(seed: int, counts: dict[str, int], n_topics: int) -> tuple[list[
             key = rare_words(rng, 2)
             for k in range(rng.choice((1, 1, 2))):
                 lang = t_langs[(j + k) % len(t_langs)]
-                while True:
+                while True:  # a fresh thread while the language has one, else any of its threads
                     th = rng.randrange(counts[lang])
-                    if (lang, th) not in used or len(used) >= sum(counts.values()):
+                    if (lang, th) not in used or used_in[lang] >= counts[lang]:
                         break
-                used.add((lang, th))
+                if (lang, th) not in used:
+                    used.add((lang, th))
+                    used_in[lang] += 1
                 plants.append(Plant(number, fid, lang, th, rng.randrange(1 << 30),
                                     _nugget_sentence(lang, entity, key, rng)))
             facets.append({"id": fid, "importance": importance, "key": key})

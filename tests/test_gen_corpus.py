@@ -87,3 +87,14 @@ def test_gzip_output_reads_the_same(out, tmp_path):
     zipped = [(t.id, t.raw) for t in iter_threads(tmp_path / "z" / "corpus")]
     assert plain == zipped
     assert (tmp_path / "z" / "topics.xml").read_bytes() == (out / "topics.xml").read_bytes()
+
+
+def test_more_plants_than_threads_in_a_language(tmp_path):
+    """At a tiny scale a language runs out of fresh threads; planting then reuses its threads."""
+    gen.main(["--out", str(tmp_path / "t"), "--scale", "0.0002", "--topics", "20"])
+    summary = json.loads((tmp_path / "t" / "summary.json").read_text())
+    assert summary["threads"] == {"arz": 9, "cmn": 10, "eng": 3}
+    threads = {t.id: t for t in iter_threads(tmp_path / "t" / "corpus")}
+    nuggets = [n for t in read_topics(tmp_path / "t" / "topics.xml") for f in t.facets for n in f.nuggets]
+    assert len(nuggets) == summary["nuggets"] > len(threads)
+    assert all(threads[n.post].text_at(n.offset).startswith(n.text) for n in nuggets)
