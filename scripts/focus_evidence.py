@@ -39,15 +39,13 @@ def retrieved_best(d, query: str, posts) -> dict[str, tuple[float, str]]:
 
 
 def whole_language(d, query: str, lang: str) -> dict[str, float]:
-    """Every thread of ``lang`` -> its stored headline + opening cosine to ``query``."""
-    from bolt.pipeline.main.reading import xl_encoder
+    """Every thread of ``lang`` -> its headline + opening cosine to ``query`` (the index's stored
+    vectors; encoded here when the threads are held in memory)."""
+    from bolt.pipeline.dense import language_threads, nearest_threads
+    from bolt.pipeline.main.reading import thread_text, xl_encoder
 
-    enc = xl_encoder(d)
-    table = enc.table
-    owner, rows = table.kind_rows(lang, "about")
-    ids = table.threads(lang)
-    sims = table.cosines(rows, enc.encode_query(query))
-    return {ids[i]: float(v) for i, v in zip(owner, sims)}
+    n = len(language_threads(d.corpus, lang))
+    return dict(nearest_threads(query, lang, n, d.corpus, lambda t: thread_text(d, t, lang), xl_encoder(d)))
 
 
 def topic_row(d, topic, answering: set[str]) -> dict:

@@ -159,24 +159,10 @@ def language_cosines(d: Distiller, query: str, posts: list[CandidatePost]) -> di
     with d.stage("embed"):
         enc = xl_encoder(d)
         sims = enc.encode([thread_text(d, t, langs[t]) for t in chosen]) @ enc.encode_query(query)
-        top: dict[str, float] = {}
-        for t, c in zip(chosen, sims):
-            top[langs[t]] = max(top.get(langs[t], -1.0), float(c))
-        if cfg.lang_whole:
-            for lang in (lg for lg in present if lg != "eng"):
-                top[lang] = max(top.get(lang, -1.0), whole_language_best(d, query, lang, enc))
+    top: dict[str, float] = {}
+    for t, c in zip(chosen, sims):
+        top[langs[t]] = max(top.get(langs[t], -1.0), float(c))
     return top
-
-
-def whole_language_best(d: Distiller, query: str, lang: str, enc) -> float:
-    """``lang_whole``: the best cosine of the query to any thread of ``lang`` (headline + opening
-    post, the index's stored vectors). The dense and sweep stages reach every thread of an Arabic or
-    Chinese language, so whether the language holds the answer is not decided by the threads the
-    translated query happened to retrieve (-1.0 without threads)."""
-    from bolt.pipeline.dense import nearest_threads
-
-    near = nearest_threads(query, lang, 1, d.corpus, lambda t: thread_text(d, t, lang), enc)
-    return near[0][1] if near else -1.0
 
 
 def unfocused_languages(d: Distiller, query: str, posts: list[CandidatePost],
@@ -193,20 +179,13 @@ def unfocused_languages(d: Distiller, query: str, posts: list[CandidatePost],
         return set()
     if top is None:
         top = language_cosines(d, query, posts)
-    return language_focus(top, cfg.lang_floor, cfg.lang_ratio, cfg.lang_query)
+    return language_focus(top, cfg.lang_floor, cfg.lang_ratio)
 
 
-def language_focus(top: dict[str, float], floor: float, ratio: float, query: float = 0.0) -> set[str]:
+def language_focus(top: dict[str, float], floor: float, ratio: float) -> set[str]:
     """The languages to leave out, given each language's best thread cosine ``top``: below
-    ``floor`` and below ``ratio`` x the best cosine (so never the best language); and English,
-    the query's language, when below ``query`` x the best other language's cosine. The encoder
-    puts text in the query's own language nearer than the same text in another, so an English
-    thread that is still farther than another language's best is near on shared words only."""
+    ``floor`` and below ``ratio`` x the best cosine (so never the best language)."""
     if not top:
         return set()
     m = max(top.values())
-    out = {lg for lg, c in top.items() if c < floor and c < ratio * m}
-    others = [c for lg, c in top.items() if lg != "eng"]
-    if query > 0 and "eng" in top and others and top["eng"] < query * max(others):
-        out.add("eng")
-    return out
+    return {lg for lg, c in top.items() if c < floor and c < ratio * m}
