@@ -58,6 +58,18 @@ def same_records(cfg, base) -> bool:
     return True
 
 
+def reselect(d, tr) -> list:
+    """The bullets of ``d``'s settings from a trace's records up to the scores: the clustering,
+    selection and bullets stages re-run (the clustering reads selection settings too)."""
+    from bolt.pipeline.main.bullets import bullets
+    from bolt.pipeline.main.selection import clustering, select
+
+    if tr.selection is None:
+        return list(tr.bullets)
+    cl = clustering(d, tr.sentences, tr.similarity, tr.scores)
+    return list(bullets(d, select(d, tr.candidates, tr.threads, tr.sentences, tr.scores, cl)))
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("specs", nargs="+", metavar="NAME=SPEC")
@@ -74,8 +86,6 @@ def main() -> int:
     from bolt.formats.submission import write_run
     from bolt.formats.topics import read_topics
     from bolt.pipeline import Distiller
-    from bolt.pipeline.main.bullets import bullets
-    from bolt.pipeline.main.selection import clustering, select
     from bolt.pipeline.main.system import MainSystem
     from bolt.pipeline.run import to_result
     from indexing.search import open_index
@@ -94,10 +104,7 @@ def main() -> int:
         results = []
         for t in topics:
             tr = own[t.topic_id] if own is not None else tracer.trace(t.query)
-            picked = tr.bullets if tr.selection is None else bullets(
-                d, select(d, tr.candidates, tr.threads, tr.sentences, tr.scores,
-                          clustering(d, tr.sentences, tr.similarity, tr.scores)))
-            results.append(to_result(t.topic_id, picked))
+            results.append(to_result(t.topic_id, reselect(d, tr)))
         out = a.workdir / f"{name}.xml"
         write_run(name, results, out, system=cfg.name, settings=repr(cfg))
         runs.append(out)

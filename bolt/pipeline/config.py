@@ -156,12 +156,6 @@ class SystemConfig:
     max_per_post: int = setting(2, "selection", "bullets from one post at most (0: no limit)", 0)
     position_decay: float = setting(0.2, "sentences", "prior x 1 / (1 + this x specific statements before it in its post)", 0, 10)
     focus_rel_threshold: float = setting(0.5, "selection", "the answering thread's lower cut, x its language's best (0: off)", 0, 1)
-    thread_share: int = setting(0, "selection", "English clusters one thread gives before every other thread's that pass (0: off)", 0)
-    spread_focus: float = setting(0.0, "selection", "a thread no bullet comes from, this close to the best thread's relevance, may give further English clusters (0: off)", 0, 1)
-    spread_close: float = setting(0.8, "selection", "... those whose own score (without the thread focus) passes the cut and is at least this x the best", 0, 1)
-    spread_fill: int = setting(1, "selection", "... at most this many per thread", 0)
-    own_heads: bool = setting(False, "selection", "... and a sentence of such a thread heads a cluster when its own score passes abs_floor")
-    spread_place: bool = setting(False, "selection", "... and they take places after the thread share's first clusters (off: they fill free places)")
     ranker: str | None = setting("rerank", "ranker", "learned English sentence ranker: 'rerank' (shipped) or a model file (None: off)")
     ranker_reorder: bool = setting(True, "ranker", "the ranker orders the sentences that pass main's cuts (off: it reweighs or replaces their scores)")
 

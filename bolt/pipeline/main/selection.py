@@ -11,7 +11,6 @@ from bolt.pipeline.main.reading import is_embedded
 from bolt.pipeline.main.records import (Clustering, Selection, SentenceScores, SentenceSimilarity, ThreadEvidence,
                                         TopicCandidates, TopicSentences)
 from bolt.pipeline.main.scores import relative_cut
-from bolt.pipeline.main.spread import further, own_scores, share
 from bolt.pipeline.main.thread_first import thread_first
 from bolt.pipeline.redundancy import Cluster, cluster
 from bolt.pipeline.systems import Distiller, sentence_key
@@ -37,14 +36,12 @@ def clustering(d: Distiller, ev: TopicSentences, sim: SentenceSimilarity, sc: Se
         if stop is not None and "eng" in lang_best:  # the learned ranker's stopping rule, at least one
             cut["eng"] = stop
         floor = {lg: (cut[lg] if lg == "eng" and stop is not None else cfg.abs_floor) for lg in lang_best}
-        # ``own_heads``: a further thread's sentence is read on its own score (without the focus)
-        own = own_scores(cfg, sents, scores, dict(sc.focus)) if cfg.own_heads else {}
-        order = [i for i in order if max(scores[i], own.get(i, 0.0)) >= floor[sents[i].lang] * 0.5]
+        order = [i for i in order if scores[i] >= floor[sents[i].lang] * 0.5]
         # no path of ``select`` keeps a cluster whose head scores below its floor (``abs_floor``);
-        # with the ranker's floor for English, or own scores, the heads are no longer a prefix of ``order``
+        # with the ranker's floor for English the heads are no longer a prefix of ``order``
         clusters = cluster(order, list(sents), dict(sim.vectors), list(ev.matched), cfg.dup_cosine, cfg.dup_jaccard,
                            cfg.dup_concepts,
-                           heads=None if stop is not None or own else sum(1 for i in order if scores[i] >= cfg.abs_floor))
+                           heads=None if stop is not None else sum(1 for i in order if scores[i] >= cfg.abs_floor))
     return Clustering(tuple(order), best, lang_best, cut, tuple(clusters))
 
 
@@ -57,9 +54,6 @@ def select(d: Distiller, cands: TopicCandidates, threads: ThreadEvidence, ev: To
     with d.stage("select"):
         cap = cfg.max_bullets
         above, extra = admit(d, threads, ev, sc, cl)
-        first, later = share(above, ev.sents, cfg.thread_share)
-        more = further(d, threads, ev, sc, cl, above + extra)
-        above = first + more + later if cfg.spread_place else first + later + more
         extra = extra[: cfg.max_bullets // 2]
         keep = above[: max(0, cap - len(extra))] + extra
         # thread-first picks share the non-English half of the budget with ``extra`` and take
