@@ -4,8 +4,8 @@
     python scripts/selection_variants.py --dev-set ebay --workdir DIR base=main "C=main(max_per_post=1)" ...
 
 The first spec is traced through every stage once per topic (``MainSystem.trace``); each spec that
-differs from it only in settings of the selection and output sections re-runs only the selection
-and bullets stages on those records; a spec that differs elsewhere (a sentence setting, say) is
+differs from it only in settings of the selection and output sections re-runs only the clustering,
+selection and bullets stages on those records; a spec that differs elsewhere (a sentence setting, say) is
 traced through every stage on its own. Writes ``DIR/NAME.xml`` per spec, carries the careful
 judgments over to them (``DIR/judgments.jsonl``; the bullets nobody judged go to
 ``DIR/todo-NAME.jsonl``, counted on stdout), and scores all runs together with ``bolt score``
@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-SECTIONS = ("selection", "output")  # the settings only the selection and bullets stages read
+SECTIONS = ("selection", "output")  # the settings only the clustering, selection and bullets stages read
 
 
 def _module(name: str, path: Path):
@@ -58,6 +58,18 @@ def same_records(cfg, base) -> bool:
     return True
 
 
+def reselect(d, tr) -> list:
+    """The bullets of ``d``'s settings from a trace's records up to the scores: the clustering,
+    selection and bullets stages re-run (the clustering reads selection settings too)."""
+    from bolt.pipeline.main.bullets import bullets
+    from bolt.pipeline.main.selection import clustering, select
+
+    if tr.selection is None:
+        return list(tr.bullets)
+    cl = clustering(d, tr.sentences, tr.similarity, tr.scores)
+    return list(bullets(d, select(d, tr.candidates, tr.threads, tr.sentences, tr.scores, cl)))
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("specs", nargs="+", metavar="NAME=SPEC")
@@ -74,8 +86,6 @@ def main() -> int:
     from bolt.formats.submission import write_run
     from bolt.formats.topics import read_topics
     from bolt.pipeline import Distiller
-    from bolt.pipeline.main.bullets import bullets
-    from bolt.pipeline.main.selection import select
     from bolt.pipeline.main.system import MainSystem
     from bolt.pipeline.run import to_result
     from indexing.search import open_index
@@ -94,9 +104,7 @@ def main() -> int:
         results = []
         for t in topics:
             tr = own[t.topic_id] if own is not None else tracer.trace(t.query)
-            picked = tr.bullets if tr.selection is None else bullets(
-                d, select(d, tr.candidates, tr.threads, tr.sentences, tr.scores, tr.clusters))
-            results.append(to_result(t.topic_id, picked))
+            results.append(to_result(t.topic_id, reselect(d, tr)))
         out = a.workdir / f"{name}.xml"
         write_run(name, results, out, system=cfg.name, settings=repr(cfg))
         runs.append(out)
