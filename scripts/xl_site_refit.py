@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Refit the cross-language decision on every site's careful judgments, held out by round and by site.
 
-    python scripts/xl_site_refit.py --workdir DIR [--json-out FILE] [--write-model FILE]
+    python scripts/xl_site_refit.py --workdir DIR [--candidate R|R+B] [--json-out FILE]
 
 The forum meter (``scripts/forum_meter.py``) re-reads the assessor's judgments at other thresholds;
 this script also changes the probabilities. For the Arabic and Chinese bullets of the careful
@@ -14,8 +14,8 @@ meter's criterion (``fitting.forum_meter.choose``), and scores the held-out topi
 and threshold. Reports the meter's figures (per-run bias of R_n, P_n, F_GD per family with
 bootstrap intervals, bullet kappa, Kendall's tau) per language and per site, next to today's
 shipped assessor on the same cells (docs/experiments/crosslingual-refit-all-sites.md).
-``--write-model`` writes the refit on every fold (its own kappa-best threshold, as
-``scripts/xl_assessor.py`` chooses it) for the model file. Skips (exit 0) when ../shared/real-samples
+Also prints the candidate fitted on every fold, its kappa-best threshold (as ``scripts/xl_assessor.py``
+chooses it) and the forum threshold chosen on every fold. Skips (exit 0) when ../shared/real-samples
 is absent.
 """
 from __future__ import annotations
@@ -66,6 +66,33 @@ def capture_features(s, workdir: Path) -> dict[str, dict[str, list[float]]]:
     return captured
 
 
+CANDIDATES = {"R": ("xcos", "ncos", "ncov"), "R+B": ("xcos", "ncos", "ncov", "bcov")}
+"""The candidates' features (docs/experiments/crosslingual-refit-all-sites.md)."""
+
+
+def bullet_coverage(bullet: str, nuggets: list[str], lang: str) -> float:
+    """The best share, over ``nuggets``, of the bullet's terms that one nugget holds (0.0 without
+    nuggets or terms): the reverse of ``ncov``, which a short bullet cannot reach on a long nugget."""
+    from evaluation.matching.crosslingual import native_terms
+
+    have = native_terms(bullet, lang)
+    if not have:
+        return 0.0
+    return max((len(have & native_terms(n, lang)) / len(have) for n in nuggets), default=0.0)
+
+
+def native_nuggets(topic) -> dict[str, dict[str, list[str]]]:
+    """{language: {facet: its nuggets in that language}}, as ``assessment.topic_prep`` keeps them."""
+    from evaluation.matching.text import script_lang
+
+    out: dict[str, dict[str, list[str]]] = {}
+    for f in topic.facets:
+        for n in f.nuggets:
+            if n.text and script_lang(n.text) != "eng":
+                out.setdefault(script_lang(n.text), {}).setdefault(f.id, []).append(n.text)
+    return out
+
+
 def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
@@ -73,7 +100,7 @@ def _sigmoid(z: float) -> float:
 class Data:
     """The three sets' topics, careful and machine judgments, bullet features and fold maps."""
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path, features: tuple[str, ...] = CANDIDATES["R"]):
         from bolt.formats.topics import read_topics
         from evaluation.matching.text import script_lang
         from fitting import forum_judged as fj
@@ -89,6 +116,13 @@ class Data:
             careful = fj.careful_judgments(s)
             machine = fj.machine_judgments(s, workdir)
             feats = capture_features(s, workdir)
+            if "bcov" in features:
+                native = {t.topic_id: native_nuggets(t) for t in topics}
+                for fkey, row in feats.items():
+                    t, text = fkey.split("\t", 1)
+                    lang = script_lang(text)
+                    for facet, x in row.items():
+                        x.append(bullet_coverage(text, native[t].get(lang, {}).get(facet, []), lang))
             rounds, board = set_folds(name, topics)
             self.sets.append((name, topics, careful, machine, feats, rounds, board))
             for t in {j.topic_id for j in careful}:
@@ -106,9 +140,10 @@ class Data:
                     self.rows.append({"topic": f"{name}:{j.topic_id}", "lang": lang, "facet": facet, "x": x,
                                       "label": facet in j.facets, "anchor": facet in anchored, "text": text})
 
-    def cells(self, model: dict | None) -> dict:
-        """The meter's Arabic and Chinese cells with every bullet's facet probabilities from
-        ``model`` ({lang: (coefficients, intercept)}; None: the assessor's own, today's)."""
+    def cells(self, model: dict | None, langs: tuple[str, ...] = CROSS_LANGS) -> dict:
+        """The meter's cells of ``langs`` (topics by their bullets' majority language) with every
+        bullet's facet probabilities from ``model`` ({lang: (coefficients, intercept)}; None: the
+        assessor's own, today's)."""
         import dataclasses
 
         from evaluation.matching.text import script_lang
@@ -116,6 +151,11 @@ class Data:
 
         out: dict = {}
         for name, topics, careful, machine, feats, rounds, board in self.sets:
+            lang_of = fm.topic_languages(careful)
+            careful = [j for j in careful if lang_of[j.topic_id] in langs]
+            machine = [j for j in machine if lang_of.get(j.topic_id) in langs]
+            if not careful:
+                continue
             if model is not None:
                 text = {j.key: j.extra.get("text", "") for j in careful}
                 js = []
@@ -129,7 +169,7 @@ class Data:
                     js.append(j)
                 machine = js
             fm.collect(name, topics, careful, machine, rounds, board, out)
-        return {k: v for k, v in out.items() if k in CROSS_LANGS}
+        return {k: v for k, v in out.items() if k in langs}
 
 
 def fit_lang(rows: list[dict], c: float = 1.0) -> tuple[tuple[float, ...], float, float]:
@@ -165,7 +205,7 @@ def refit_held_out(data: Data, fold_of: dict[str, str], today: dict[str, float])
             continue
         train = [r for r in data.rows if fold_of.get(r["topic"]) != fold]
         model = {lang: fit_lang([r for r in train if r["lang"] == lang])[:2] for lang in CROSS_LANGS}
-        cells = data.cells(model)
+        cells = data.cells(model, tuple(lang for lang, ts in tests.items() if ts))
         chosen[fold] = {}
         for lang, ts in tests.items():
             if not ts:
@@ -231,7 +271,7 @@ def main() -> int:
     p.add_argument("--workdir", required=True, type=Path, help="cache of the assessor's judgments and features")
     p.add_argument("--json-out", type=Path)
     p.add_argument("--by", nargs="+", choices=["round", "site"], default=["round", "site"])
-    p.add_argument("--write-model", type=Path, metavar="FILE")
+    p.add_argument("--candidate", choices=sorted(CANDIDATES), default="R")
     p.add_argument("--misses", metavar="SITE", help="only list main's credited bullets today's assessor misses on SITE")
     a = p.parse_args()
     from evaluation.matching.operating_point import load_point
@@ -241,13 +281,13 @@ def main() -> int:
         print(f"skipped: {fj.SHARED} is absent")
         return 0
     a.workdir.mkdir(parents=True, exist_ok=True)
-    data = Data(a.workdir)
+    data = Data(a.workdir, CANDIDATES[a.candidate])
     shipped = dict(load_point().thresholds)
     if a.misses:
         for m in misses(data, a.misses, shipped):
             print(json.dumps(m, ensure_ascii=False))
         return 0
-    result = {"pairs": {lang: sum(r["lang"] == lang for r in data.rows) for lang in CROSS_LANGS}}
+    result = {"candidate": a.candidate, "features": CANDIDATES[a.candidate], "pairs": {lang: sum(r["lang"] == lang for r in data.rows) for lang in CROSS_LANGS}}
     base = data.cells(None)
     for by in a.by:
         fold_of = data.round_of if by == "round" else data.site_of
