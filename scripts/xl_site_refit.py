@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -72,7 +71,7 @@ CANDIDATES = {"R": ("xcos", "ncos", "ncov"), "R+B": ("xcos", "ncos", "ncov", "bc
 
 def bullet_coverage(bullet: str, nuggets: list[str], lang: str) -> float:
     """The best share, over ``nuggets``, of the bullet's terms that one nugget holds (0.0 without
-    nuggets or terms): the reverse of ``ncov``, which a short bullet cannot reach on a long nugget."""
+    nuggets or terms): the reverse of ``ncov`` (the nugget's share), candidate R+B's fourth feature."""
     from evaluation.matching.crosslingual import native_terms
 
     have = native_terms(bullet, lang)
@@ -91,10 +90,6 @@ def native_nuggets(topic) -> dict[str, dict[str, list[str]]]:
             if n.text and script_lang(n.text) != "eng":
                 out.setdefault(script_lang(n.text), {}).setdefault(f.id, []).append(n.text)
     return out
-
-
-def _sigmoid(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-z))
 
 
 class Data:
@@ -148,6 +143,7 @@ class Data:
 
         from evaluation.matching.text import script_lang
         from fitting import forum_meter as fm
+        from indexing.models.logistic import logistic
 
         out: dict = {}
         for name, topics, careful, machine, feats, rounds, board in self.sets:
@@ -164,7 +160,7 @@ class Data:
                     lang, x = script_lang(t), feats.get(f"{j.topic_id}\t{t}")
                     if lang in model and x:
                         w, b = model[lang]
-                        probs = {f: round(_sigmoid(b + sum(wi * xi for wi, xi in zip(w, v))), 4) for f, v in x.items()}
+                        probs = {f: round(logistic(b + sum(wi * xi for wi, xi in zip(w, v))), 4) for f, v in x.items()}
                         j = dataclasses.replace(j, extra={**j.extra, "probability": probs})
                     js.append(j)
                 machine = js
@@ -244,7 +240,7 @@ def report(base: dict, held: dict, site_of: dict[str, str], shipped: dict[str, f
 def misses(data: Data, site: str, shipped: dict[str, float]) -> list[dict]:
     """Main's bullets on ``site`` that careful readers credit with a facet and today's assessor does
     not: the bullet, its length, and the features and probability of each credited facet."""
-    from evaluation.matching.crosslingual import load_cross_model
+    from evaluation.matching.crosslingual import XFEATURES, load_cross_model
     from evaluation.matching.text import script_lang
     from fitting import forum_meter as fm
 
@@ -258,11 +254,10 @@ def misses(data: Data, site: str, shipped: dict[str, float]) -> list[dict]:
                 continue
             if m is None or fm.relabel(m, shipped[lang]).facets:
                 continue
-            x = feats.get(f"{j.topic_id}\t{text}", {})
+            x = {f: dict(zip(XFEATURES, v)) for f, v in feats.get(f"{j.topic_id}\t{text}", {}).items()}
             out.append({"topic": j.topic_id, "run": j.run, "bullet": j.bullet, "chars": len(text), "text": text,
-                        "credited": {f: {"feats": dict(zip(("xcos", "ncos", "ncov"), map(lambda v: round(v, 3), x[f]))),
-                                         "p": round(model.probability(lang, dict(zip(("xcos", "ncos", "ncov"), x[f]))), 3)}
-                                     for f in j.facets if f in x}})
+                        "credited": {f: {"feats": {k: round(v, 3) for k, v in x[f].items()},
+                                         "p": round(model.probability(lang, x[f]), 3)} for f in j.facets if f in x}})
     return out
 
 
@@ -287,7 +282,8 @@ def main() -> int:
         for m in misses(data, a.misses, shipped):
             print(json.dumps(m, ensure_ascii=False))
         return 0
-    result = {"candidate": a.candidate, "features": CANDIDATES[a.candidate], "pairs": {lang: sum(r["lang"] == lang for r in data.rows) for lang in CROSS_LANGS}}
+    result = {"candidate": a.candidate, "features": CANDIDATES[a.candidate],
+              "pairs": {lang: sum(r["lang"] == lang for r in data.rows) for lang in CROSS_LANGS}}
     base = data.cells(None)
     for by in a.by:
         fold_of = data.round_of if by == "round" else data.site_of
