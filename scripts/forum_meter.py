@@ -35,6 +35,28 @@ def dev_rounds() -> dict:
             "xl-sites": mod.DEV_SETS["xl-sites"].rounds, "round_name": mod.round_name}
 
 
+def set_folds(name: str, topics: list) -> tuple:
+    """(round of a topic number, board or site of a topic number) for one careful set: the folds
+    the operating point is held out by (xl: youm7 / PTT by number, xl-sites: alriyadh-alghad / Weibo)."""
+    from fitting import forum_judged as fj
+    from fitting import forum_meter as fm
+
+    dr = dev_rounds()
+    rounds = {"ebay": lambda t: dr["round_name"](t, fm.EBAY_ROUNDS), "sample": lambda t: "sample",
+              "tac2013": lambda t: dr["round_name"](t, dr["tac2013"]), "xl": lambda t: dr["round_name"](t, dr["xl"]),
+              "xl-sites": lambda t: dr["round_name"](t, dr["xl-sites"])}
+    by_id = {t.topic_id: t for t in topics}
+    if name == "xl":
+        board = lambda t: "youm7" if t < "4.1" else "ptt"
+    elif name == "xl-sites":
+        board = lambda t: "alriyadh-alghad" if t < "5.1" else "weibo"
+    elif name == "sample":
+        board = lambda t: "sample"
+    else:
+        board = lambda t: fj.board_of(by_id[t])
+    return rounds[name], board
+
+
 def gather(workdir: Path):
     """Every set's cells, per language; the models' thresholds and today's shipped forum point per language."""
     from bolt.formats.topics import read_topics
@@ -44,24 +66,11 @@ def gather(workdir: Path):
     from fitting import forum_judged as fj
     from fitting import forum_meter as fm
 
-    dr = dev_rounds()
-    rounds = {"ebay": lambda t: dr["round_name"](t, fm.EBAY_ROUNDS), "sample": lambda t: "sample",
-              "tac2013": lambda t: dr["round_name"](t, dr["tac2013"]), "xl": lambda t: dr["round_name"](t, dr["xl"]),
-              "xl-sites": lambda t: dr["round_name"](t, dr["xl-sites"])}
     cells: dict = {}
     for name, s in fj.judged_sets().items():
         topics = read_topics(s.topics)
-        by_id = {t.topic_id: t for t in topics}
-        if name == "xl":
-            board = lambda t: "youm7" if t < "4.1" else "ptt"
-        elif name == "xl-sites":
-            board = lambda t: "alriyadh-alghad" if t < "5.1" else "weibo"
-        elif name == "sample":
-            board = lambda t: "sample"
-        else:
-            board = lambda t, by_id=by_id: fj.board_of(by_id[t])
         careful = fj.careful_judgments(s)
-        fm.collect(name, topics, careful, fj.machine_judgments(s, workdir), rounds[name], board, cells)
+        fm.collect(name, topics, careful, fj.machine_judgments(s, workdir), *set_folds(name, topics), cells)
         print(f"{name}: {len(careful)} careful judgments", file=sys.stderr, flush=True)
     cross = load_cross_model()
     model = {"eng": load_model().threshold, **{k: float(v) for k, v in cross.thresholds.items()}}
