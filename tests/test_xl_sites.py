@@ -16,9 +16,9 @@ TOPICS = REPO / "topics" / "xl-sites.xml"
 JUDGMENTS = REPO / "tests" / "data" / "careful" / "xl-sites.judgments.jsonl"
 
 
-def test_eight_held_out_topics_per_site_numbered_apart_from_xl_dev():
+def test_eight_held_out_topics_per_site_and_round_numbered_apart_from_xl_dev():
     numbers = [t.topic_id for t in read_topics(TOPICS)]
-    assert numbers == [f"5.{i:03d}" for i in range(1, 9)] + [f"5.{i:03d}" for i in range(101, 109)]
+    assert numbers == [f"5.{i:03d}" for i in range(1, 17)] + [f"5.{i:03d}" for i in range(101, 117)]
     xl_dev = {t.topic_id for t in read_topics(REPO / "topics" / "xl-dev.xml")}
     assert not xl_dev & set(numbers)
     rows = [line.split("\t") for line in (REPO / "topics" / "xl-sites.groups.tsv").read_text(encoding="utf-8")
