@@ -1,11 +1,13 @@
 """The new-sites cross-language set: topics/xl-sites.xml, its groups and its careful judgments.
 
 The topics' nuggets are checked against the real threads by tests/test_dev_topics.py (every dev set);
-here: the set's shape (eight topics per site, numbered apart from xl-dev) and that every careful
+here: the set's shape (eight topics per site and round, numbered apart from xl-dev; the second round on threads
+the first does not use), each topic's round for the per-round means, and that every careful
 judgment names facets its topic has, so a typo in a facet id cannot silently score as relevant.
 """
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from bolt.formats.topics import read_topics
@@ -16,9 +18,9 @@ TOPICS = REPO / "topics" / "xl-sites.xml"
 JUDGMENTS = REPO / "tests" / "data" / "careful" / "xl-sites.judgments.jsonl"
 
 
-def test_eight_held_out_topics_per_site_numbered_apart_from_xl_dev():
+def test_eight_held_out_topics_per_site_and_round_numbered_apart_from_xl_dev():
     numbers = [t.topic_id for t in read_topics(TOPICS)]
-    assert numbers == [f"5.{i:03d}" for i in range(1, 9)] + [f"5.{i:03d}" for i in range(101, 109)]
+    assert numbers == [f"5.{i:03d}" for i in range(1, 17)] + [f"5.{i:03d}" for i in range(101, 117)]
     xl_dev = {t.topic_id for t in read_topics(REPO / "topics" / "xl-dev.xml")}
     assert not xl_dev & set(numbers)
     rows = [line.split("\t") for line in (REPO / "topics" / "xl-sites.groups.tsv").read_text(encoding="utf-8")
@@ -37,3 +39,25 @@ def test_every_careful_judgment_names_facets_of_its_topic_and_counts_words():
     assert all(j.responsive_words == 0 for j in js if not j.facets)
     # a relevant bullet counts only with a supporting source: every one the readers found relevant has one
     assert all(any(s.supports for s in j.sources) for j in relevant)
+
+
+def test_round_two_is_written_on_threads_round_one_does_not_use():
+    threads = {t.topic_id: {n.post for f in t.facets for n in f.nuggets} for t in read_topics(TOPICS)}
+    first = set().union(*(v for k, v in threads.items() if k <= "5.008" or "5.101" <= k <= "5.108"))
+    second = set().union(*(v for k, v in threads.items() if "5.009" <= k <= "5.016" or k >= "5.109"))
+    assert second and not first & second
+    # five of the sixteen round-2 topics need more than one thread, and each topic says so in <threads multiple>
+    multi = {t.topic_id for t in read_topics(TOPICS) if t.properties.multiple_threads}
+    assert multi == {k for k, v in threads.items() if len(v) > 1}
+    assert sorted(k for k in multi if "5.009" <= k <= "5.016" or k >= "5.109") == ["5.011", "5.015", "5.109", "5.111", "5.114"]
+
+
+def test_each_topic_falls_in_its_round_for_the_per_round_means():
+    spec = importlib.util.spec_from_file_location("bench_run", REPO / "scripts" / "benchmarks" / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    rounds = run.DEV_SETS["xl-sites"].rounds
+    expected = {"5.001": "alriyadh-alghad-1", "5.008": "alriyadh-alghad-1", "5.009": "alriyadh-alghad-2",
+                "5.016": "alriyadh-alghad-2", "5.101": "weibo-1", "5.108": "weibo-1", "5.109": "weibo-2",
+                "5.116": "weibo-2"}
+    assert {t: run.round_name(t, rounds) for t in expected} == expected
