@@ -8,7 +8,8 @@
 (one JSON line each: ``topic``, ``text``, ``facets``); each is matched to the first reader's line of
 the same topic and bullet text among ``--assessor``'s lines of the ``--first`` files (the careful
 judgment files). Reported overall, per language and per site (read from the first reader's cited
-thread id) and, with ``--runs``, per prefix of the first reader's run names (after judging, to
+thread id), per topic set (the site of the topic's nugget threads, or the topics file's name where the
+threads name no site, as for English sets) and, with ``--runs``, per prefix of the first reader's run names (after judging, to
 tell apart the experiments whose bullets were sampled): Cohen's kappa on whether a bullet states any facet, and on every (bullet, facet of its
 topic) pair, each with a bootstrap 95% interval over bullets (fixed seed).
 """
@@ -44,6 +45,7 @@ class Pair:
     run: str
     language: str
     site: str
+    topic_set: str
     first: frozenset[str]
     second: frozenset[str]
     facets: tuple[str, ...]
@@ -66,7 +68,21 @@ def _lines(path: Path):
                 raise SystemExit(f"{path}:{n}: not a JSON line ({e.msg}); fix or remove the line")
 
 
-def read_pairs(second: Path, first: list[Path], assessor: str, facets: dict[str, tuple[str, ...]]) -> list[Pair]:
+def topic_sets(paths: list[Path]) -> dict[str, str]:
+    """Each topic's set: the site of its first nugget's thread, else the topics file's name."""
+    from bolt.formats.topics import read_topics
+
+    out = {}
+    for path in paths:
+        for t in read_topics(path):
+            posts = [n.post for f in t.facets for n in f.nuggets]
+            site = _site(posts[0])[1] if posts else "other"
+            out[t.topic_id] = site if site != "other" else path.stem
+    return out
+
+
+def read_pairs(second: Path, first: list[Path], assessor: str, facets: dict[str, tuple[str, ...]],
+               sets: dict[str, str] | None = None) -> list[Pair]:
     """The second reader's bullets matched to the first reader's judgments by (topic, text)."""
     firsts: dict[tuple[str, str], dict] = {}
     for path in first:
@@ -82,8 +98,8 @@ def read_pairs(second: Path, first: list[Path], assessor: str, facets: dict[str,
         if d["topic"] not in facets:
             raise SystemExit(f"{second}:{n}: topic {d['topic']} is in no topic file given; pass its file with --topics")
         language, site = _site(f["sources"][0]["post"]) if f.get("sources") else ("other", "other")
-        pairs.append(Pair(d["topic"], f.get("run", ""), language, site, frozenset(f["facets"]), frozenset(d["facets"]),
-                          facets[d["topic"]]))
+        pairs.append(Pair(d["topic"], f.get("run", ""), language, site, (sets or {}).get(d["topic"], ""),
+                          frozenset(f["facets"]), frozenset(d["facets"]), facets[d["topic"]]))
     return pairs
 
 
@@ -128,11 +144,13 @@ def summary(pairs: list[Pair], reps: int, seed: int) -> dict:
 
 
 def groups(pairs: list[Pair], run_prefixes: tuple[str, ...] = ()) -> dict[str, list[Pair]]:
-    """All bullets, then per language, then per site, then per prefix of the first reader's runs."""
+    """All bullets, then per language and per site cited, per topic set, then per prefix of the first reader's runs."""
     out = {"all": pairs}
     for key in ("language", "site"):
         for value in sorted({getattr(p, key) for p in pairs}):
             out[value] = [p for p in pairs if getattr(p, key) == value]
+    for value in sorted({p.topic_set for p in pairs} - {""}):
+        out[f"topics: {value}"] = [p for p in pairs if p.topic_set == value]
     for prefix in run_prefixes:
         out[f"runs {prefix}*"] = [p for p in pairs if p.run.startswith(prefix)]
     return out
@@ -153,8 +171,8 @@ def main(argv: list[str] | None = None) -> None:
     from bolt.formats.topics import read_topics
 
     facets = {t.topic_id: tuple(f.id for f in t.facets) for path in a.topics for t in read_topics(path)}
-    table = {name: summary(ps, a.reps, a.seed) for name, ps in groups(read_pairs(a.second, a.first, a.assessor,
-                                                                                  facets), tuple(a.runs)).items()}
+    pairs = read_pairs(a.second, a.first, a.assessor, facets, topic_sets(a.topics))
+    table = {name: summary(ps, a.reps, a.seed) for name, ps in groups(pairs, tuple(a.runs)).items()}
     if a.json:
         print(json.dumps(table, indent=1))
         return

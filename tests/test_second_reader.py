@@ -73,6 +73,15 @@ def test_hand_computed_kappas_and_sites(tmp_path):
     assert -1 <= lo <= 0.5 <= hi <= 1
 
 
+def test_bullets_are_grouped_by_their_topics_set_as_well_as_by_the_site_they_cite(tmp_path):
+    first, second = _files(tmp_path)
+    sets = second_reader.topic_sets([REPO / "topics" / "xl-sites.xml", REPO / "topics" / "ebay-dev.xml"])
+    # 5.001's nuggets are in an alriyadh thread; eBay's nugget threads name no site, so the file's name stands
+    assert sets["5.001"] == "alriyadh/alghad" and sets["2.001"] == "ebay-dev"
+    groups = second_reader.groups(second_reader.read_pairs(second, [first], ASSESSOR, _facets(), sets))
+    assert len(groups["topics: alriyadh/alghad"]) == 4 and len(groups["Weibo"]) == 2
+
+
 def test_a_bullet_the_first_reader_never_judged_is_refused_with_its_line(tmp_path):
     first, second = _files(tmp_path)
     _write(second, [{"topic": "5.001", "facets": [], "text": "b1"}, {"topic": "5.001", "facets": [], "text": "b9"}])
