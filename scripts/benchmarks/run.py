@@ -278,7 +278,7 @@ DEV_SETS = {
     "tac2013": DevSet(REPO / "topics" / "tac2013-dev.xml", REPO / "topics" / "tac2013-dev.groups.tsv",
                       (CAREFUL / "tac2013-dev.judgments.jsonl",),
                       (SHARED / "bolt-eng-DF-tac2013-sentiment.xml", REAL_DEV), "cp1252",
-                      (("A", "3.001"), ("B", "3.008"), ("C", "3.015"), ("D", "3.023"), ("E", "3.033"), ("F", "3.043"), ("G", "3.051"), ("H", "3.061"))),
+                      (("A", "3.001"), ("B", "3.008"), ("C", "3.015"), ("D", "3.023"), ("E", "3.033"), ("F", "3.043"), ("G", "3.051"), ("H", "3.061"), ("I", "3.069"))),
     # English queries answered in Egyptian Arabic and Traditional Chinese threads
     "xl": DevSet(REPO / "topics" / "xl-dev.xml", REPO / "topics" / "xl-dev.groups.tsv",
                  (CAREFUL / "xl-dev.judgments.jsonl",),
