@@ -54,6 +54,9 @@ def select(d: Distiller, cands: TopicCandidates, threads: ThreadEvidence, ev: To
     with d.stage("select"):
         cap = cfg.max_bullets
         above, extra = admit(d, threads, ev, sc, cl)
+        if cands.quiet:  # ``eng_below``: read for evidence, no bullets
+            above = [c for c in above if ev.sents[c.head].lang not in cands.quiet]
+            extra = [c for c in extra if ev.sents[c.head].lang not in cands.quiet]
         extra = extra[: cfg.max_bullets // 2]
         keep = above[: max(0, cap - len(extra))] + extra
         # thread-first picks share the non-English half of the budget with ``extra`` and take
