@@ -52,7 +52,7 @@ def test_quiet_english_compares_english_with_the_best_other_language():
 
 @pytest.mark.slow
 def test_english_below_another_language_gives_no_bullets_but_stays_evidence(searcher):
-    main, quiet = _trace(searcher), _trace(searcher, eng_below=1.0)
+    main, quiet = _trace(searcher, eng_below=0.0), _trace(searcher)  # off, the default
     assert main.candidates.quiet == frozenset() and quiet.candidates.quiet == {"eng"}
     # main cites the eBay thread; English read the same way, no English bullet
     assert {s[0] for b in main.bullets for s in b.sources} == {SHOP, FLOOD}

@@ -47,9 +47,9 @@ def clustering(d: Distiller, ev: TopicSentences, sim: SentenceSimilarity, sc: Se
 
 def select(d: Distiller, cands: TopicCandidates, threads: ThreadEvidence, ev: TopicSentences, sc: SentenceScores,
            cl: Clustering) -> Selection:
-    """The clusters that become bullets, best first: those :func:`admit` lets in, at most
-    ``max_bullets``, the non-English ones at most half of them, with Arabic and Chinese
-    thread-first picks in that half."""
+    """The clusters that become bullets, best first: those :func:`admit` lets in, but none of a
+    language the candidates stage made quiet (``eng_below``), at most ``max_bullets``, the
+    non-English ones at most half of them, with Arabic and Chinese thread-first picks in that half."""
     cfg = d.config
     with d.stage("select"):
         cap = cfg.max_bullets
