@@ -119,7 +119,7 @@ def _trace(searcher, query: str = QUERY, **config) -> dict:
 ELSEWHERE = {"lang_anchor": "test_literal_focus.py", "translit": "test_transliterate.py",
              "cmn_names": "test_cmn_names.py", "focus_rel_threshold": "test_pipeline.py",
              "lang_ratio": "test_xl_thread_ranking.py", "dup_concepts": "test_settings.py",
-             "pasted_quotes": "test_pasted_quotes.py"}
+             "pasted_quotes": "test_pasted_quotes.py", "eng_below": "test_quiet_english.py"}
 
 
 def test_every_setting_has_an_effect_case():

@@ -27,6 +27,7 @@ def find_candidates(d: Distiller, query: str) -> TopicCandidates:
     plan, posts = d.retrieve_with_feedback(first)
     top = language_cosines(d, query, posts) if cfg.lang_floor > 0 else {}
     off = unfocused_languages(d, query, posts, top)
+    quiet = quiet_english(top, cfg.eng_below) - off
     anchored: set[str] = set()
     if cfg.lang_anchor:
         lang, anchored = literal_anchor(d, query, posts)
@@ -55,7 +56,7 @@ def find_candidates(d: Distiller, query: str) -> TopicCandidates:
     if swept_lang in cfg.sweep_langs():  # with ``lang_anchor`` >= 2 threads, it orders them and adds none
         posts, sweep, swept = join_sweep(d, query, posts, swept_lang, join=not only_anchored)
     return TopicCandidates(query, plan, tuple(posts), answer, frozenset(anchored), dense, sweep, frozenset(swept),
-                           swept_lang if sweep else None)
+                           swept_lang if sweep else None, frozenset(quiet))
 
 
 def join_dense(d: Distiller, query: str, posts: list[CandidatePost],
@@ -189,3 +190,16 @@ def language_focus(top: dict[str, float], floor: float, ratio: float) -> set[str
         return set()
     m = max(top.values())
     return {lg for lg, c in top.items() if c < floor and c < ratio * m}
+
+
+def quiet_english(top: dict[str, float], ratio: float) -> set[str]:
+    """``eng_below``: {"eng"} when English's best thread cosine ``top["eng"]`` is below ``ratio`` x
+    the best other language's, else empty (and when off). The encoder puts text in the query's own
+    language nearer than the same text in another, so English threads still farther than another
+    language's best are near on shared words only: their sentences are no answer. They are still
+    read: the thread-first picks are matched against the best English sentences, and those do
+    name the query's numbers and key nouns, so only English's bullets are left out."""
+    others = [c for lg, c in top.items() if lg != "eng"]
+    if ratio > 0 and "eng" in top and others and top["eng"] < ratio * max(others):
+        return {"eng"}
+    return set()

@@ -28,6 +28,7 @@ class TopicCandidates:
     sweep: Mapping[str, float] = field(default_factory=dict)  # ``xl_sweep``: every thread of the swept language -> score
     swept: frozenset[str] = frozenset()  # ``xl_sweep``: the best swept threads (they joined the candidates)
     swept_lang: str | None = None  # the language the sweep read
+    quiet: frozenset[str] = frozenset()  # ``eng_below``: languages read (evidence) that give no bullets
 
 
 @dataclass(frozen=True)

@@ -47,13 +47,16 @@ def clustering(d: Distiller, ev: TopicSentences, sim: SentenceSimilarity, sc: Se
 
 def select(d: Distiller, cands: TopicCandidates, threads: ThreadEvidence, ev: TopicSentences, sc: SentenceScores,
            cl: Clustering) -> Selection:
-    """The clusters that become bullets, best first: those :func:`admit` lets in, at most
-    ``max_bullets``, the non-English ones at most half of them, with Arabic and Chinese
-    thread-first picks in that half."""
+    """The clusters that become bullets, best first: those :func:`admit` lets in, but none of a
+    language the candidates stage made quiet (``eng_below``), at most ``max_bullets``, the
+    non-English ones at most half of them, with Arabic and Chinese thread-first picks in that half."""
     cfg = d.config
     with d.stage("select"):
         cap = cfg.max_bullets
         above, extra = admit(d, threads, ev, sc, cl)
+        if cands.quiet:  # ``eng_below``: read for evidence, no bullets
+            above = [c for c in above if ev.sents[c.head].lang not in cands.quiet]
+            extra = [c for c in extra if ev.sents[c.head].lang not in cands.quiet]
         extra = extra[: cfg.max_bullets // 2]
         keep = above[: max(0, cap - len(extra))] + extra
         # thread-first picks share the non-English half of the budget with ``extra`` and take
