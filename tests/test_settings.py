@@ -89,7 +89,7 @@ EFFECTS: dict[str, tuple[object, dict]] = {
     "translator": ("tests.test_settings:gloss", {}), "prf_passages": (0, {}), "prf_min_df": (5, {}),
     "prf_terms": (0, {}), "xl_min_concepts": (5, {}), "xl_thread_coverage": (1.0, {}), "xl_threads": (0, {}),
     "xl_evidence": (0, {}), "xl_encoder": (None, {}), "w_thread_semantic": (0.0, {}), "thread_focus": (0.0, {}),
-    "thread_top": (0, {}), "reply_focus": (True, {}), "lang_floor": (1.0, {}), "arz_window": (0, {"max_bullets": 20}),
+    "thread_top": (0, {}), "lang_floor": (1.0, {}), "arz_window": (0, {"max_bullets": 20}),
     "xl_dense": (0, {}), "xl_dense_langs": ("cmn", {}),
     "xl_sweep": (0, SWEEP), "xl_sweep_langs": ("arz", SWEEP), "xl_sweep_encoder": ("usem3", SWEEP),
     "xl_sweep_read": (False, SWEEP), 

@@ -134,7 +134,6 @@ class SystemConfig:
                                      kind=ENCODER)
     w_thread_semantic: float = setting(0.6, "threads", "weight of the headline + opening post's cosine in thread relevance", 0, 1)
     thread_focus: float = setting(2.0, "threads", "exponent of the relative thread relevance on embedded sentences", 0, 10)
-    reply_focus: bool = setting(False, "threads", "an English thread's focus is also read from its posts' nearness to the query (main)")
     thread_top: int = setting(12, "threads", "best-retrieved threads per language read by an encoder", 0)
     lang_floor: float = setting(0.25, "cross-language", "a language whose best thread cosine is below this (and the ratio) is left out (0: off)", 0, 1)
     lang_ratio: float = setting(0.6, "cross-language", "... and below this x the best language's", 0, 1)

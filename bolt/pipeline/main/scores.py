@@ -11,7 +11,6 @@ from typing import Mapping
 from bolt.pipeline.forum import other_members
 from bolt.pipeline.main.reading import is_embedded
 from bolt.pipeline.main.records import SentenceScores, SentenceSimilarity, TopicSentences
-from bolt.pipeline.main.replies import post_nearness, with_posts
 from bolt.pipeline.scoring import bm25_scores
 from bolt.pipeline.systems import Distiller
 from bolt.pipeline.text import length_estimate
@@ -38,15 +37,12 @@ def score(d: Distiller, plan: QueryPlan, ev: TopicSentences, sim: SentenceSimila
           sweep: Mapping[str, float], collect: list | None = None) -> SentenceScores:
     """Relevance (lexical and semantic evidence, the thread's relative relevance, retrieval) times
     the prior, times the relative relevance ** ``thread_focus`` where the thread relevance is
-    semantic (English, swept threads: lexical coverage is too coarse for it; with ``reply_focus``
-    an English thread's relative relevance also reads its posts, :mod:`.replies`); with ``ranker`` the
+    semantic (English, swept threads: lexical coverage is too coarse for it); with ``ranker`` the
     English scores are ordered by the learned ranker (:func:`learned_scores`). ``collect``: see
     :class:`bolt.pipeline.main.MainSystem`."""
     cfg = d.config
     with d.stage("score"):
         focus = relative_focus(ev, relevance)
-        if cfg.reply_focus:
-            focus = with_posts(focus, post_nearness(d, plan.query, ev))
         scores = []
         for i, s in enumerate(ev.sents):
             # Without an embedding (Arabic/Chinese and an English-only model), the coverage of
