@@ -186,10 +186,10 @@ def bullet_lines(system, topic, f: TopicFacts) -> list[str]:
 
 
 def main() -> int:
+    from scripts.thread_reach import traced_topics_arguments
+
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--index", type=Path, required=True)
-    p.add_argument("--topics", type=Path, required=True)
-    p.add_argument("--judgments", type=Path, required=True)
+    traced_topics_arguments(p)
     p.add_argument("--only", action="append", default=[], help="a topic number (repeatable)")
     p.add_argument("--json", type=Path, help="write every topic's facts here")
     p.add_argument("--spec", default="main", help="the system traced (a spec of main, e.g. 'main(lang_anchor=0)')")

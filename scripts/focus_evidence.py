@@ -76,10 +76,10 @@ def topic_row(d, topic, answering: set[str]) -> dict:
 
 
 def main() -> int:
+    from scripts.thread_reach import traced_topics_arguments
+
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--index", type=Path, required=True)
-    p.add_argument("--topics", type=Path, required=True)
-    p.add_argument("--judgments", type=Path, required=True)
+    traced_topics_arguments(p)
     p.add_argument("--prefix", action="append", default=[], help="only topics starting with this (repeatable)")
     p.add_argument("--json", type=Path)
     a = p.parse_args()

@@ -56,6 +56,13 @@ def read_lines(path: Path) -> list[dict]:
     return load_lines(path)
 
 
+def traced_topics_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments every per-topic trace of main against careful judgments takes."""
+    p.add_argument("--index", type=Path, required=True, help="index made by 'bolt index'")
+    p.add_argument("--topics", type=Path, required=True)
+    p.add_argument("--judgments", type=Path, required=True, help="careful judgments naming the answering threads")
+
+
 def group_table(scores: dict, groups: dict[str, str], multi: set[str]) -> list[str]:
     """Markdown rows: per group and kind of topic (several threads / one thread), each run's means."""
     rows = ["| group | topics | run | " + " | ".join(METRICS) + " |", "| --- | --- | --- |" + " --- |" * len(METRICS)]
