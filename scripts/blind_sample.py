@@ -16,35 +16,35 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
-def in_spans(topic: str, spans: list[tuple[float, float]]) -> bool:
-    """Whether a topic number such as ``5.012`` lies in one of the closed spans."""
+from scripts.carry_judgments import numbered_lines  # noqa: E402 (after the sys.path line)
+from scripts.site_table import Site  # noqa: E402
+
+
+def in_spans(topic: str, spans: list[Site]) -> bool:
+    """Whether a topic number such as ``5.012`` lies in one of the spans (False for a topic that is no number)."""
     try:
-        n = float(topic)
+        return any(s.holds(topic) for s in spans)
     except ValueError:
         return False
-    return any(lo <= n <= hi for lo, hi in spans)
 
 
-def parse_span(text: str) -> tuple[float, float]:
-    """``5.009-5.016`` -> (5.009, 5.016); ``2.052`` -> (2.052, 2.052)."""
-    lo, _, hi = text.partition("-")
-    return float(lo), float(hi or lo)
+def parse_span(text: str) -> Site:
+    """``5.009-5.016`` -> the span 5.009..5.016; ``2.052`` -> that topic alone."""
+    first, _, last = text.partition("-")
+    return Site(text, first=first, last=last or first)
 
 
-def bullets(paths: list[Path], assessors: set[str], spans: list[tuple[float, float]]) -> dict[tuple[str, str], list]:
+def bullets(paths: list[Path], assessors: set[str], spans: list[Site]) -> dict[tuple[str, str], list]:
     """Distinct (topic, text) of the chosen assessors' lines, each with the sources of its first line."""
     out: dict[tuple[str, str], list] = {}
     for path in paths:
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                d = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise SystemExit(f"{path}:{n}: not a JSON line ({e.msg}); fix or remove the line")
+        for _, d in numbered_lines(path):
             if d.get("assessor") in assessors and in_spans(str(d.get("topic", "")), spans) and "text" in d:
                 sources = [{"post": s["post"], "offset": s["offset"]} for s in d.get("sources", [])]
                 out.setdefault((d["topic"], d["text"]), sources)

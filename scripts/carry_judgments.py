@@ -24,6 +24,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Iterator
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -32,19 +33,24 @@ from bolt.commands.encoding_option import add_encoding_option  # noqa: E402 (aft
 from evaluation.judgments.reuse import bullet_key, is_reusable, persons_verdict, source_key  # noqa: E402
 
 
-def load_lines(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    out = []
+def numbered_lines(path: Path, skip_meta: bool = False) -> Iterator[tuple[int, dict]]:
+    """(line number, object) of each non-blank line of a JSON-lines file (and, with ``skip_meta``,
+    not its ``_meta`` line); a line that is not JSON exits naming the file and line."""
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = line.strip()
-        if not line or line.startswith('{"_meta"'):
+        if not line or (skip_meta and line.startswith('{"_meta"')):
             continue
         try:
-            out.append(json.loads(line))
+            yield n, json.loads(line)
         except json.JSONDecodeError as exc:
-            sys.exit(f"error: {path}:{n}: not JSON ({exc.msg}); fix the line and run again")
-    return out
+            sys.exit(f"error: {path}:{n}: not a JSON line ({exc.msg}); fix or remove the line")
+
+
+def load_lines(path: Path) -> list[dict]:
+    """A judgments file's lines, its ``_meta`` line left out; [] when there is no file yet."""
+    if not path.exists():
+        return []
+    return [d for _, d in numbered_lines(path, skip_meta=True)]
 
 
 def _index(lines: list[dict]) -> tuple[dict, dict]:

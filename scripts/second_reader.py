@@ -28,6 +28,8 @@ from sklearn.metrics import cohen_kappa_score
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from scripts.carry_judgments import numbered_lines  # noqa: E402 (after the sys.path line)
+
 CAREFUL = REPO / "tests" / "data" / "careful"
 SECOND = CAREFUL / "second-reader" / "xl-anchor.jsonl"
 FIRST = (CAREFUL / "xl-dev.judgments.jsonl", CAREFUL / "xl-sites.judgments.jsonl")
@@ -59,15 +61,6 @@ def _site(post: str) -> tuple[str, str]:
     return ("other", "other")
 
 
-def _lines(path: Path):
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                yield n, json.loads(line)
-            except json.JSONDecodeError as e:
-                raise SystemExit(f"{path}:{n}: not a JSON line ({e.msg}); fix or remove the line")
-
-
 def topic_sets(paths: list[Path]) -> dict[str, str]:
     """Each topic's set: the site of its first nugget's thread, else the topics file's name."""
     from bolt.formats.topics import read_topics
@@ -86,11 +79,11 @@ def read_pairs(second: Path, first: list[Path], assessor: str, facets: dict[str,
     """The second reader's bullets matched to the first reader's judgments by (topic, text)."""
     firsts: dict[tuple[str, str], dict] = {}
     for path in first:
-        for _, d in _lines(path):
+        for _, d in numbered_lines(path):
             if d.get("assessor") == assessor:
                 firsts.setdefault((d["topic"], d["text"]), d)
     pairs = []
-    for n, d in _lines(second):
+    for n, d in numbered_lines(second):
         f = firsts.get((d["topic"], d["text"]))
         if f is None:
             raise SystemExit(f"{second}:{n}: no judgment by {assessor} of this bullet of topic {d['topic']} in "

@@ -49,12 +49,6 @@ class Site:
             return _number(self.first) <= _number(topic) <= _number(self.last)
         return topic.startswith(self.prefix)
 
-    def overlaps(self, prefix: str) -> bool:
-        """Whether the site can hold a topic under ``prefix`` (an ``--only`` run's topics)."""
-        if self.first:
-            return self.first.startswith(prefix) or self.last.startswith(prefix) or prefix.startswith(self.first)
-        return self.prefix.startswith(prefix) or prefix.startswith(self.prefix)
-
     def label(self) -> str:
         return f"{self.first}..{self.last}" if self.first else self.prefix
 
@@ -77,8 +71,6 @@ def site_means(run: dict, site: Site | str, only: str = "") -> dict[str, float] 
     """Mean of each metric over the run's topics on a site (None when it answered none there, or
     when the run answered only the topics under ``only`` and the site lies outside them)."""
     site = site if isinstance(site, Site) else Site("", prefix=site)
-    if only and not site.overlaps(only):
-        return None
     topics = [t for t in run["topics"] if site.holds(t) and t.startswith(only)]
     if not topics:
         return None
