@@ -23,21 +23,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 
-def retrieved_best(d, query: str, posts) -> dict[str, tuple[float, str]]:
-    """Per language: (best cosine, thread) among its ``thread_top`` best-retrieved threads."""
-    from bolt.pipeline.main.reading import best_per_thread, thread_text, top_threads, xl_encoder
-
-    langs, best = best_per_thread(posts)
-    chosen = top_threads(langs, best, sorted(set(langs.values())), d.config.thread_top)
-    enc = xl_encoder(d)
-    sims = enc.encode([thread_text(d, t, langs[t]) for t in chosen]) @ enc.encode_query(query) if chosen else []
-    out: dict[str, tuple[float, str]] = {}
-    for t, c in zip(chosen, sims):
-        if float(c) > out.get(langs[t], (-2.0, ""))[0]:
-            out[langs[t]] = (float(c), t)
-    return out
-
-
 def whole_language(d, query: str, lang: str) -> dict[str, float]:
     """Every thread of ``lang`` -> its headline + opening cosine to ``query`` (the index's stored
     vectors; encoded here when the threads are held in memory)."""
@@ -52,10 +37,12 @@ def topic_row(d, topic, answering: set[str]) -> dict:
     """The facts of one topic (see the module docstring)."""
     import numpy as np
 
+    from bolt.pipeline.main.candidates import language_best_threads
+
     q = topic.query
     _, posts = d.retrieve_with_feedback(d.plan(q))
     retrieved = {p.thread for p in posts}
-    seen = retrieved_best(d, q, posts)
+    seen = language_best_threads(d, q, posts)
     out = {"topic": topic.topic_id, "answer_langs": sorted(topic.properties.languages), "langs": {}}
     for lang in sorted(d.langs):
         allc = whole_language(d, q, lang)

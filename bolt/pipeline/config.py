@@ -137,7 +137,7 @@ class SystemConfig:
     thread_top: int = setting(12, "threads", "best-retrieved threads per language read by an encoder", 0)
     lang_floor: float = setting(0.25, "cross-language", "a language whose best thread cosine is below this (and the ratio) is left out (0: off)", 0, 1)
     lang_ratio: float = setting(0.6, "cross-language", "... and below this x the best language's", 0, 1)
-    eng_below: float = setting(1.0, "cross-language", "English gives no bullets when its best thread cosine is below this x the best other language's; its sentences stay the thread-first picks' evidence (0: off)", 0, 1)
+    eng_below: float = setting(1.0, "cross-language", "English gives no bullets when its best thread cosine is below this x the best other language's; its sentences stay the thread-first picks' evidence (reads lang_floor's cosines: off with it; 0: off)", 0, 1)
     arz_window: int = setting(1, "output", "clauses that follow an Arabic bullet's clause joined to it", 0)
     xl_dense: int = setting(5, "cross-language", "threads nearest the query by the encoder joining each dense language (0: off)", 0)
     xl_dense_langs: str = setting("arz", "cross-language", "the languages xl_dense searches", kind=LANGS)

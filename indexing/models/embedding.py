@@ -43,9 +43,14 @@ def bundled_model_path() -> Path | None:
     return root
 
 
+def model_name(name: str | None = None) -> str:
+    """The model asked for: the argument, else $BOLT_EMBEDDING_MODEL, else the default."""
+    return name or os.environ.get(ENV_VAR) or DEFAULT_MODEL
+
+
 def resolve_model(name: str | None = None) -> str:
     """The path or name to load: the argument, else $BOLT_EMBEDDING_MODEL, else the bundled model."""
-    name = name or os.environ.get(ENV_VAR) or DEFAULT_MODEL
+    name = model_name(name)
     if name in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
         bundled = bundled_model_path()
         if bundled is None:
@@ -82,7 +87,7 @@ class Embedder:
                 hint="give a local model folder with --model (no model hub is reachable offline)",
             ) from exc
         self.batch_size = batch_size
-        self.name = name or os.environ.get(ENV_VAR) or DEFAULT_MODEL
+        self.name = model_name(name)
         self.model_id = model_id(name)
         self._cache: dict[str, "np.ndarray"] = {}
 
@@ -142,7 +147,7 @@ WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".onnx", ".h5", ".msgp
 def model_id(name: str | None = None) -> str:
     """The model's id in run settings and score signatures (name and config fingerprint), without loading it."""
     target = resolve_model(name)
-    return f"{Path(name or os.environ.get(ENV_VAR) or DEFAULT_MODEL).name}@{_fingerprint(target)}"
+    return f"{Path(model_name(name)).name}@{_fingerprint(target)}"
 
 
 def weight_files(name: str | None = None) -> list[Path]:
@@ -200,7 +205,7 @@ def get_query_embedder(name: str | None = None):
     target = onnx_folder(name)
     if target is not None:
         try:
-            return OnnxQueryEncoder(target, name or os.environ.get(ENV_VAR) or DEFAULT_MODEL, model_id(name))
+            return OnnxQueryEncoder(target, model_name(name), model_id(name))
         except (ImportError, RuntimeUnavailable, OSError):  # no onnxruntime or onnx here: the torch model
             pass
     return get_embedder(name)

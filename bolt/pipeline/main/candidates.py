@@ -149,21 +149,29 @@ def language_cosines(d: Distiller, query: str, posts: list[CandidatePost]) -> di
     """Per language: the best multilingual-encoder cosine of the query to the headline and opening
     post of its ``thread_top`` best-retrieved threads; {} without ``xl_encoder`` or when fewer
     than two languages have candidates (nothing to compare)."""
-    cfg = d.config
-    if not cfg.xl_encoder:
+    if not d.config.xl_encoder:
         return {}
+    return {lg: c for lg, (c, _) in language_best_threads(d, query, posts, min_languages=2).items()}
+
+
+def language_best_threads(d: Distiller, query: str, posts: list[CandidatePost],
+                          min_languages: int = 1) -> dict[str, tuple[float, str]]:
+    """Per language: (best cosine, its thread) of the multilingual encoder's query to the headline
+    and opening post of the language's ``thread_top`` best-retrieved threads (the first thread of
+    a tie); {} when fewer than ``min_languages`` languages have candidates (nothing is encoded)."""
     langs, best = best_per_thread(posts)
     present = sorted(set(langs.values()))
-    if len(present) < 2:
+    if not present or len(present) < min_languages:
         return {}
-    chosen = top_threads(langs, best, present, cfg.thread_top)
+    chosen = top_threads(langs, best, present, d.config.thread_top)
     with d.stage("embed"):
         enc = xl_encoder(d)
         sims = enc.encode([thread_text(d, t, langs[t]) for t in chosen]) @ enc.encode_query(query)
-    top: dict[str, float] = {}
+    out: dict[str, tuple[float, str]] = {}
     for t, c in zip(chosen, sims):
-        top[langs[t]] = max(top.get(langs[t], -1.0), float(c))
-    return top
+        if langs[t] not in out or float(c) > out[langs[t]][0]:
+            out[langs[t]] = (float(c), t)
+    return out
 
 
 def unfocused_languages(d: Distiller, query: str, posts: list[CandidatePost],
