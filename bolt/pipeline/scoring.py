@@ -44,7 +44,7 @@ def concept_scores(plan: QueryPlan, matched: Sequence[frozenset[str]]) -> list[f
     total = sum(idf.values())
     if total <= 0:
         return [0.0] * len(matched)
-    return [sum(idf[c] for c in m) / total for m in matched]
+    return [math.fsum(idf[c] for c in m) / total for m in matched]  # exact: the same in any set order
 
 
 def expressible(concept, lang: str) -> bool:
@@ -62,7 +62,7 @@ def coverage_scores(plan: QueryPlan, sentences: Sequence[Sentence], matched: Seq
     out = []
     for s, m in zip(sentences, matched):
         total = sum(idf[c.stem] for c in plan.concepts if expressible(c, s.lang))
-        out.append(sum(idf[c] for c in m) / total if total > 0 else 0.0)
+        out.append(math.fsum(idf[c] for c in m) / total if total > 0 else 0.0)  # exact, in any set order
     return [min(1.0, x) for x in out]
 
 

@@ -133,7 +133,7 @@ def best_pick(d: Distiller, sents: list[Sentence], scores: list[float], prior: l
         shared = gloss_bag(s.text, lang) & evidence.terms
         if len(shared) < max(1, d.config.xl_min_concepts) or shared.isdisjoint(evidence.strong):
             continue
-        cands.append((i, sum(evidence.weight[t] for t in shared)))
+        cands.append((i, math.fsum(evidence.weight[t] for t in shared)))  # exact: the same whatever the set order
     if not cands:
         return None
     return min((-w, -scores[i], sentence_key(sents[i]), i) for i, w in cands)[-1]
