@@ -686,3 +686,24 @@ def test_the_ranker_as_a_reranker_keeps_mains_cuts(searcher, tmp_path):
     # the best English score stays main's best (every cut is relative to it)
     assert max(b.score for b in reo) == pytest.approx(max(b.score for b in main))
 
+
+
+def test_concept_scores_do_not_depend_on_the_processes_hash_order():
+    """A sentence's score is the same in every process: its concepts' weights are summed exactly
+    (math.fsum), not in the set's iteration order, which the string hash seed changes."""
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[1]
+    code = ("from bolt.pipeline.scoring import concept_scores, coverage_scores\n"
+            "from bolt.pipeline.candidates import Sentence\n"
+            "from bolt.pipeline.translate import Concept, QueryPlan\n"
+            "w = 'ab cd ef gh ij kl mn op qr st'.split()\n"
+            "plan = QueryPlan(' '.join(w), tuple(Concept(x, x) for x in w), ())\n"
+            "matched = [frozenset(w[i:i + k]) for k in (3, 5, 7) for i in range(0, 11 - k)] + [frozenset(w)]\n"
+            "s = [Sentence('t', 'p1', 'eng', 0, 0, '', 0, 0.0, 0)] * len(matched)\n"
+            "print(repr(concept_scores(plan, matched)), repr(coverage_scores(plan, s, matched)))\n")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=repo,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(6)}
+    assert len(outs) == 1
