@@ -289,7 +289,8 @@ DEV_SETS = {
     "xl-sites": DevSet(REPO / "topics" / "xl-sites.xml", REPO / "topics" / "xl-sites.groups.tsv",
                        (CAREFUL / "xl-sites.judgments.jsonl",),
                        (SHARED / "arz-aoc-alriyadh-alghad-2010.xml", SHARED / "cmn-weibo-checked-2020.xml", REAL_DEV),
-                       rounds=(("alriyadh-alghad-1", "5.001"), ("alriyadh-alghad-2", "5.009"), ("weibo-1", "5.101"), ("weibo-2", "5.109"))),
+                       rounds=(("alriyadh-alghad-1", "5.001"), ("alriyadh-alghad-2", "5.009"), ("alriyadh-alghad-3", "5.017"),
+                               ("weibo-1", "5.101"), ("weibo-2", "5.109"), ("weibo-3", "5.117"))),
 }
 
 
