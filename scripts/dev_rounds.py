@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Held out by round: run ``main`` on each dev round with the ranker model that never saw it, then
-a per-round table (issue 24, docs/system.md round 10).
+a per-round table (docs/experiments/learned-ranker.md).
 
     python scripts/dev_rounds.py run --index DIR --models DIR --out RUN.xml [--system SPEC]
     python scripts/dev_rounds.py table SCORES.json --judgments MIXED.jsonl

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Train ``main``'s learned sentence ranker on careful judgments, held out by round (issue 24).
+"""Train ``main``'s learned sentence ranker on careful judgments, held out by round
+(docs/experiments/learned-ranker.md).
 
     python scripts/train_ranker.py collect --index DIR --out FEATURES.jsonl [--topics topics/tac2013-dev.xml]
     python scripts/train_ranker.py fit FEATURES.jsonl... --out-dir DIR [--final FILE] [--unjudged irrelevant|skip]
