@@ -11,7 +11,7 @@ a supporting source (``scripts/thread_reach.py``). A topic is *answered elsewher
 more of main's bullets cite a thread that is not an answering thread. Its cause is the first stage,
 in pipeline order, that let that thread win (:func:`cause`). With ``--only``, each topic's
 answering and anchored threads are listed too: headline, where each literal token stands, and the
-thread's place in a deep Chinese passage search with main's Chinese query.
+thread's place in a deep Chinese passage search with the Chinese query main searched with.
 """
 from __future__ import annotations
 
@@ -152,9 +152,12 @@ def row(f: TopicFacts) -> str:
 
 def thread_lines(system, topic, f: TopicFacts, depth: int = 2000) -> list[str]:
     """Per answering and anchored thread of ``f``: headline, token places and its place among the
-    threads of a ``depth``-passage Chinese search with main's Chinese query (after feedback)."""
+    threads of a ``depth``-passage Chinese search with the Chinese query main searched with (after
+    English feedback, or the query's own words when the language focus leaves English out)."""
+    from bolt.pipeline.main.candidates import find_candidates
+
     d = system.d
-    plan, _ = d.retrieve_with_feedback(d.plan(topic.query))
+    plan = find_candidates(d, topic.query).plan
     order: list[str] = []
     for h in d.searcher.search(plan.query_for("cmn"), k=depth, lang="cmn", units="passage"):
         if h.thread not in order:
