@@ -48,12 +48,12 @@ def hits(topics: list[dict], key) -> tuple[int, float]:
 
 def collect(args) -> list[dict]:
     """Per topic of ``--lang`` (up to ``--last``): every thread's sweep parts, as main computes them
-    (:func:`bolt.pipeline.dense.sweep_parts`), and main's relevance without the sweep (-1: not a
-    candidate)."""
+    (:func:`bolt.pipeline.dense.language_sweep_parts`, with the sweep's encoder), and main's relevance
+    without the sweep (-1: not a candidate)."""
     from bolt.pipeline.config import parse_config
-    from bolt.pipeline.dense import language_threads, sweep_parts
+    from bolt.pipeline.dense import language_sweep_parts, language_threads
     from bolt.pipeline.main.candidates import find_candidates
-    from bolt.pipeline.main.reading import best_per_thread, sentence_cache_key, xl_encoder
+    from bolt.pipeline.main.reading import best_per_thread, xl_encoder
     from bolt.pipeline.main.threads import relevance_before_sweep
     from bolt.pipeline.run import make_distiller
     from bolt.formats.topics import read_topics
@@ -69,9 +69,10 @@ def collect(args) -> list[dict]:
         cands = find_candidates(d, topic.query)
         rel = relevance_before_sweep(d, cands)
         _, best = best_per_thread(list(cands.posts))
-        parts = sweep_parts(topic.query, ids, lambda t: getattr(d.thread(t), "headline", "") or "",
-                            lambda t: [s.text for s in d.thread_sentences(t, args.lang)], best, xl_encoder(d),
-                            sentence_cache_key(d))
+        parts = language_sweep_parts(topic.query, args.lang, d.corpus,
+                                     lambda t: getattr(d.thread(t), "headline", "") or "",
+                                     lambda t: [s.text for s in d.thread_sentences(t, args.lang)], best,
+                                     xl_encoder(d, d.config.sweep_encoder()))
         threads = {t: {"parts": p, "rel": rel.get(t, -1.0) if t in best else -1.0} for t, p in parts.items()}
         out.append({"topic": topic.topic_id, "answer": answer, "threads": threads})
     return out
@@ -84,8 +85,8 @@ def main(argv=None) -> int:
     p.add_argument("--lang", default="cmn")
     p.add_argument("--last", default="", help="the last topic number used (later ones are kept apart)")
     p.add_argument("--system", default="main(xl_sweep=0)",
-                   help="the system whose candidates and encoder are read (its sweep off), e.g. "
-                   "\"main(xl_sweep=0,xl_encoder='e5-small')\"")
+                   help="the system whose candidates and sweep encoder are read (its sweep off), e.g. "
+                   "\"main(xl_sweep=0,xl_sweep_encoder='usem3')\"")
     args = p.parse_args(argv)
     missing = [x for x in (args.topics, args.index) if not Path(x).exists()]
     if missing:

@@ -174,9 +174,16 @@ def language_sweep(query: str, lang: str, corpus, headline_of: Callable[[str], s
     the encoder over every sentence finds the reply that answers, the headline says what the
     thread is about, and the length term keeps long chatter threads from winning by their size
     alone. From the index's vectors when it has them (:func:`stored_sweep_parts`)."""
+    parts = language_sweep_parts(query, lang, corpus, headline_of, sentences_of, retrieval, encoder)
+    return {t: sweep_score(p, w) for t, p in parts.items()}
+
+
+def language_sweep_parts(query: str, lang: str, corpus, headline_of: Callable[[str], str],
+                         sentences_of: Callable[[str], list[str]], retrieval: dict[str, float],
+                         encoder) -> dict[str, SweepParts]:
+    """Per thread of ``lang``: the parts of its sweep score, from the index's vectors when it has
+    them (:func:`stored_sweep_parts`), else encoded here (:func:`sweep_parts`)."""
     table = stored_table(encoder, lang, "headline", "sentence")
     if table is not None:
-        parts = stored_sweep_parts(query, lang, retrieval, encoder, table)
-    else:
-        parts = sweep_parts(query, language_threads(corpus, lang), headline_of, sentences_of, retrieval, encoder)
-    return {t: sweep_score(p, w) for t, p in parts.items()}
+        return stored_sweep_parts(query, lang, retrieval, encoder, table)
+    return sweep_parts(query, language_threads(corpus, lang), headline_of, sentences_of, retrieval, encoder)
