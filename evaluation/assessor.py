@@ -271,10 +271,11 @@ def _point(config: AssessorConfig):
 
 
 def _point_header(config: AssessorConfig) -> dict[str, Any]:
-    """The operating point as the judgments header records it: domain, thresholds, stated error."""
+    """The operating point as the judgments header records it: domain, thresholds, stated error
+    (pooled, and R_n per board or site, which ``bolt assess`` and ``bolt score`` print)."""
     p = _point(config)
-    return {"domain": p.domain, "languages": {k: {f: v[f] for f in ("threshold", "bias_from", "bias", "relevance_kappa")
-                                                  if f in v} for k, v in p.languages.items()},
+    keep = ("threshold", "bias_from", "bias", "relevance_kappa", "bias_by_site")
+    return {"domain": p.domain, "languages": {k: {f: v[f] for f in keep if f in v} for k, v in p.languages.items()},
             "regenerate": p.regenerate}
 
 

@@ -199,7 +199,10 @@ def test_forum_operating_point_decides_and_states_its_error(files, capsys):
             eng = point.languages["eng"]["bias"]["R_n"]
             assert js.header["operating_point"]["languages"]["eng"]["threshold"] == 0.31
             assert f"English bullets (p >= 0.31): R_n {eng['bias']:+.3f} [{eng['ci'][0]:+.3f}, " in printed
-            assert "Arabic bullets (p >= 0.51)" in printed and "Chinese bullets (p >= 0.11)" in printed
+            for lang, name in (("arz", "Arabic"), ("cmn", "Chinese")):  # each language at its own point
+                assert f"{name} bullets (p >= {point.thresholds[lang]:.2f})" in printed
+                sites = sorted(point.languages[lang]["bias_by_site"])  # and R_n per site, the pooled figure's spread
+                assert f"R_n per board or site: {sites[0]} " in printed
         else:
             assert "operating_point" not in js.header and "the assessor's error" not in printed
     between = (1, 3, 5)  # the bullets of probability 0.4375, 0.4186, 0.3807

@@ -45,7 +45,7 @@ class OperatingPoint:
             figs = ", ".join(f"{m} {bias[m]['bias']:+.3f} [{bias[m]['ci'][0]:+.3f}, {bias[m]['ci'][1]:+.3f}]"
                              for m in metrics if m in bias)
             kappa = v.get("relevance_kappa", {}).get("kappa")
-            lines.append(f"{LANG_NAMES.get(lang, lang)} bullets (p >= {self.thresholds[lang]}): {figs}"
+            lines.append(f"{LANG_NAMES.get(lang, lang)} bullets (p >= {self.thresholds[lang]:.2f}): {figs}"
                          + (f"; bullet kappa {kappa:.2f}" if kappa is not None else "")
                          + f" ({v.get('bias_from', 'held out')})")
             sites = v.get("bias_by_site", {})
