@@ -67,11 +67,16 @@ def parse_site(item: str) -> Site:
     return Site(name, first=first, last=last) if dots else Site(name, prefix=span)
 
 
+def site_topics(run: dict, site: Site | str, only: str = "") -> list[str]:
+    """The run's scored topics on a site (a ``Site`` or a number prefix), and under ``only``."""
+    site = site if isinstance(site, Site) else Site("", prefix=site)
+    return [t for t in run["topics"] if site.holds(t) and t.startswith(only)]
+
+
 def site_means(run: dict, site: Site | str, only: str = "") -> dict[str, float] | None:
     """Mean of each metric over the run's topics on a site (None when it answered none there, or
     when the run answered only the topics under ``only`` and the site lies outside them)."""
-    site = site if isinstance(site, Site) else Site("", prefix=site)
-    topics = [t for t in run["topics"] if site.holds(t) and t.startswith(only)]
+    topics = site_topics(run, site, only)
     if not topics:
         return None
     return {m: sum(run["topics"][t].get(m, 0.0) for t in topics) / len(topics) for m in METRICS} | {"n": len(topics)}
@@ -117,8 +122,8 @@ def _pair_cell(runs: dict, on_name: str, off_name: str, site: Site, only: str) -
     if off is None:
         return "–"
     on = site_means(runs[on_name], site, only)
-    ts = [t for t in runs[off_name]["topics"] if site.holds(t) and t.startswith(only)]
-    same = all(runs[on_name]["topics"].get(t) == runs[off_name]["topics"][t] for t in ts)
+    same = all(runs[on_name]["topics"].get(t) == runs[off_name]["topics"][t]
+               for t in site_topics(runs[off_name], site, only))
     return (f"F_GD {on['F_GD']:.3f} vs {off['F_GD']:.3f}, R_n {on['R_n']:.3f} vs {off['R_n']:.3f}: "
             f"{verdict(on, off, same)}")
 
