@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Refit the cross-language decision on every site's careful judgments, held out by round and by site.
 
-    python scripts/xl_site_refit.py --workdir DIR [--candidate R|R+B] [--json-out FILE]
+    python scripts/xl_site_refit.py --workdir DIR [--candidate R|R+B|R+T] [--json-out FILE]
 
 The forum meter (``scripts/forum_meter.py``) re-reads the assessor's judgments at other thresholds;
 this script also changes the probabilities. For the Arabic and Chinese bullets of the careful
@@ -65,7 +65,8 @@ def capture_features(s, workdir: Path) -> dict[str, dict[str, list[float]]]:
     return captured
 
 
-CANDIDATES = {"R": ("xcos", "ncos", "ncov"), "R+B": ("xcos", "ncos", "ncov", "bcov")}
+CANDIDATES = {"R": ("xcos", "ncos", "ncov"), "R+B": ("xcos", "ncos", "ncov", "bcov"),
+              "R+T": ("xcos", "ncos", "ncov", "nthread")}
 """The candidates' features (docs/experiments/crosslingual-refit-all-sites.md)."""
 
 
@@ -118,6 +119,17 @@ class Data:
                     lang = script_lang(text)
                     for facet, x in row.items():
                         x.append(bullet_coverage(text, native[t].get(lang, {}).get(facet, []), lang))
+            if "nthread" in features:
+                nugget_threads = {t.topic_id: {f.id: {n.post for n in f.nuggets if n.post} for f in t.facets}
+                                  for t in topics}
+                cited: dict[str, set[str]] = {}
+                for j in careful:
+                    cited.setdefault(f"{j.topic_id}\t{j.extra.get('text', '')}", set()).update(
+                        src.post for src in j.sources)
+                for fkey, row in feats.items():
+                    t = fkey.split("\t", 1)[0]
+                    for facet, x in row.items():
+                        x.append(float(bool(cited.get(fkey, set()) & nugget_threads[t].get(facet, set()))))
             rounds, board = set_folds(name, topics)
             self.sets.append((name, topics, careful, machine, feats, rounds, board))
             for t in {j.topic_id for j in careful}:

@@ -22,7 +22,7 @@ JUDGMENTS = REPO / "tests" / "data" / "careful" / "xl-sites.judgments.jsonl"
 
 def test_eight_held_out_topics_per_site_and_round_numbered_apart_from_xl_dev():
     numbers = [t.topic_id for t in read_topics(TOPICS)]
-    assert numbers == [f"5.{i:03d}" for i in range(1, 25)] + [f"5.{i:03d}" for i in range(101, 125)]
+    assert numbers == [f"5.{i:03d}" for i in range(1, 33)] + [f"5.{i:03d}" for i in range(101, 133)]
     xl_dev = {t.topic_id for t in read_topics(REPO / "topics" / "xl-dev.xml")}
     assert not xl_dev & set(numbers)
     rows = [line.split("\t") for line in (REPO / "topics" / "xl-sites.groups.tsv").read_text(encoding="utf-8")
@@ -57,13 +57,23 @@ def test_round_two_is_written_on_threads_round_one_does_not_use():
 
 def test_round_three_is_written_on_threads_rounds_one_and_two_do_not_use():
     threads = {t.topic_id: {n.post for f in t.facets for n in f.nuggets} for t in read_topics(TOPICS)}
-    third_ids = {k for k in threads if "5.017" <= k <= "5.024" or k >= "5.117"}
-    earlier = set().union(*(v for k, v in threads.items() if k not in third_ids))
+    third_ids = {k for k in threads if "5.017" <= k <= "5.024" or "5.117" <= k <= "5.124"}
+    earlier = set().union(*(v for k, v in threads.items() if k < "5.017" or "5.1" <= k < "5.117"))
     third = set().union(*(threads[k] for k in third_ids))
     assert len(third_ids) == 16 and third and not earlier & third
     # two of the eight topics per site need more than one thread
     multi = {t.topic_id for t in read_topics(TOPICS) if t.properties.multiple_threads}
     assert sorted(multi & third_ids) == ["5.017", "5.018", "5.117", "5.118"]
+
+
+def test_round_four_is_written_on_threads_rounds_one_to_three_do_not_use():
+    threads = {t.topic_id: {n.post for f in t.facets for n in f.nuggets} for t in read_topics(TOPICS)}
+    fourth_ids = {k for k in threads if "5.025" <= k <= "5.032" or k >= "5.125"}
+    earlier = set().union(*(v for k, v in threads.items() if k not in fourth_ids))
+    fourth = set().union(*(threads[k] for k in fourth_ids))
+    assert len(fourth_ids) == 16 and fourth and not earlier & fourth
+    multi = {t.topic_id for t in read_topics(TOPICS) if t.properties.multiple_threads}
+    assert sorted(multi & fourth_ids) == ["5.026", "5.029", "5.125", "5.129"]
 
 
 def test_every_nugget_starts_exactly_at_its_offset(real_samples: Path):
@@ -81,6 +91,7 @@ def test_each_topic_falls_in_its_round_for_the_per_round_means():
     rounds = run.DEV_SETS["xl-sites"].rounds
     expected = {"5.001": "alriyadh-alghad-1", "5.008": "alriyadh-alghad-1", "5.009": "alriyadh-alghad-2",
                 "5.016": "alriyadh-alghad-2", "5.017": "alriyadh-alghad-3", "5.024": "alriyadh-alghad-3",
+                "5.025": "alriyadh-alghad-4", "5.032": "alriyadh-alghad-4", "5.125": "weibo-4", "5.132": "weibo-4",
                 "5.101": "weibo-1", "5.108": "weibo-1", "5.109": "weibo-2", "5.116": "weibo-2", "5.117": "weibo-3",
                 "5.124": "weibo-3"}
     assert {t: run.round_name(t, rounds) for t in expected} == expected

@@ -290,7 +290,8 @@ DEV_SETS = {
                        (CAREFUL / "xl-sites.judgments.jsonl",),
                        (SHARED / "arz-aoc-alriyadh-alghad-2010.xml", SHARED / "cmn-weibo-checked-2020.xml", REAL_DEV),
                        rounds=(("alriyadh-alghad-1", "5.001"), ("alriyadh-alghad-2", "5.009"), ("alriyadh-alghad-3", "5.017"),
-                               ("weibo-1", "5.101"), ("weibo-2", "5.109"), ("weibo-3", "5.117"))),
+                               ("alriyadh-alghad-4", "5.025"), ("weibo-1", "5.101"), ("weibo-2", "5.109"),
+                               ("weibo-3", "5.117"), ("weibo-4", "5.125"))),
 }
 
 
