@@ -91,10 +91,7 @@ def collect(name: str, topics: Sequence, careful: Sequence, machine: Sequence, r
     ref = topic_scores(topics, careful, keys)
     # at each threshold, only bullets in their topic's language are re-read
     own = {k for k in mine if script_lang(text.get(k, "")) == lang_of_topic.get(k[0])}
-    per_t = []
-    for t in GRID:
-        js = [relabel(j, t) if k in own else j for k, j in mine.items()]
-        per_t.append(topic_scores(topics, js, keys))
+    per_t = _scores_per_threshold(topics, mine, own, keys)
     for t, r in sorted(answered):
         c = cells.setdefault(lang_of_topic[t], Cells())
         c.topic.append(f"{name}:{t}")
@@ -115,6 +112,41 @@ def collect(name: str, topics: Sequence, careful: Sequence, machine: Sequence, r
         c = cells[lang_of_topic[t]]
         c.round_of[f"{name}:{t}"] = rounds(t)
         c.board_of[f"{name}:{t}"] = boards(t)
+
+
+def _scores_per_threshold(topics: Sequence, mine: dict, own: set, keys: list) -> list[dict]:
+    """``topic_scores`` of the machine judgments relabelled at each grid threshold. A topic is
+    scored again only at a threshold where one of its decisions changes (given the set's topics,
+    topics score apart, and most thresholds change few of them): the same figures as scoring every
+    topic at every threshold."""
+    from evaluation.agreement import topic_scores
+
+    topic_keys: dict[str, list] = {}
+    for k in keys:
+        topic_keys.setdefault(k[0], []).append(k)
+    topic_mine: dict[str, list] = {t: [] for t in topic_keys}
+    for k, j in mine.items():
+        topic_mine.setdefault(k[0], []).append((k, j))
+    last: dict[str, tuple] = {}  # topic -> (its decisions, {run: metrics})
+    out = []
+    for t in GRID:
+        js = {tp: [relabel(j, t) if k in own else j for k, j in items] for tp, items in topic_mine.items()}
+        decisions = {tp: tuple((j.facets, j.responsive_words) for j in v) for tp, v in js.items()}
+        changed = [tp for tp in topic_keys if tp not in last or last[tp][0] != decisions[tp]]
+        if changed:
+            # every topic and judgment passed, only the changed topics' bullets scored: P_n's length
+            # allowance reads the mean nugget length of the whole set, and a nugget's post unit is
+            # resolved from any judgment citing its offset
+            scores = topic_scores(topics, [j for v in js.values() for j in v],
+                                  [k for tp in changed for k in topic_keys[tp]])
+            for tp in changed:
+                last[tp] = (decisions[tp], {r: by_t[tp] for r, by_t in scores.items() if tp in by_t})
+        merged: dict[str, dict] = {}
+        for tp, (_, by_run) in last.items():
+            for r, m in by_run.items():
+                merged.setdefault(r, {})[tp] = m
+        out.append(merged)
+    return out
 
 
 def run_bias(c: Cells, topics: set[str]) -> tuple[np.ndarray, list[str], np.ndarray]:

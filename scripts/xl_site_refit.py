@@ -234,6 +234,8 @@ def refit_held_out(data: Data, fold_of: dict[str, str], today: dict[str, float])
 
 def report(base: dict, held: dict, site_of: dict[str, str], shipped: dict[str, float], thresholds: dict) -> dict:
     """Per language, pooled and per site: today's shipped assessor and the refit held out."""
+    from forum_meter import per_board_abs_bias
+
     from fitting import forum_meter as fm
 
     out = {}
@@ -246,6 +248,10 @@ def report(base: dict, held: dict, site_of: dict[str, str], shipped: dict[str, f
                 continue
             out[lang]["sites"][site] = {"today": fm.figures(fm.subset(c, ts), now),
                                         "refit": fm.figures(fm.subset(held[lang], ts), thresholds[lang])}
+        # the meter's shipping test: per site, the mean |per-run R_n bias| (scripts/forum_meter.py)
+        boards = {t: site_of[t] for t in c.round_of}
+        out[lang]["abs_bias_by_site"] = {"today": per_board_abs_bias(c, now, boards),
+                                         "refit": per_board_abs_bias(held[lang], thresholds[lang], boards)}
     return out
 
 

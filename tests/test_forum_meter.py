@@ -72,3 +72,35 @@ def test_subset_keeps_one_sites_cells_and_bullets():
     # on the site alone each run reads 0.1 high at every threshold: main and lead, two runs
     bias, runs, n = fm.run_bias(s, set(s.topic))
     assert runs == ["a:lead", "a:main"] and list(n) == [1, 1] and np.allclose(bias, 0.1)
+
+
+def test_scores_per_threshold_equal_scoring_every_topic_at_every_threshold():
+    # the bundled sample's careful judgments, each facet given a made-up probability: rescoring only
+    # the topics whose decisions change must give the scorer's figures for every cell and threshold
+    import dataclasses
+    import random
+
+    from bolt.data import topic_path
+    from bolt.formats.topics import read_topics
+    from evaluation.agreement import topic_scores
+    from evaluation.judgments import read_judgments
+    from tests.conftest import REPO
+
+    topics = read_topics(topic_path("sample.xml"))
+    facets = {t.topic_id: [f.id for f in t.facets] for t in topics}
+    careful = read_judgments(REPO / "tests" / "data" / "careful" / "sample.judgments.jsonl")
+    rng = random.Random(7)
+    machine = {j.key: dataclasses.replace(j, extra={**j.extra, "probability": {
+        f: round(rng.random(), 2) for f in facets[j.topic_id]}}) for j in careful}
+    keys = sorted(machine)
+    own = set(keys[::2])  # half the bullets re-read, as bullets in another language are not
+    fast = fm._scores_per_threshold(topics, machine, own, keys)
+    assert len(fast) == len(fm.GRID)
+    changed = 0
+    for i in range(0, len(fm.GRID), 6):
+        js = [fm.relabel(j, fm.GRID[i]) if k in own else j for k, j in machine.items()]
+        slow = topic_scores(topics, js, keys)
+        for t, r, _ in keys:
+            assert fast[i][r][t] == slow[r][t]
+        changed += fast[i] != fast[0]
+    assert changed  # the thresholds do change the scores
