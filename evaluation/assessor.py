@@ -193,7 +193,7 @@ class Assessor:
             if self._embed_units:
                 self.table.add(units)
         elif lang != "eng" and self.config.crosslingual:
-            prep.xunits[text] = None
+            prep.xunits.setdefault(text, set()).update(s.thread for s in b.sources)
         return Pending(number, text, lang, textual, units, n_sent, checks)
 
     def _match_units(self) -> None:

@@ -175,6 +175,8 @@ def collect(args):
     assessor = Assessor(topics, open_corpus(index_dir=args.index), config)
     base = list(assessor.assess(runs))
     text = {(n, r.run_id, b.position): b.text for r in runs for n, res in r.results.items() for b in res.bullets}
+    cites = {(n, r.run_id, b.position): {s.thread for s in b.sources}
+             for r in runs for n, res in r.results.items() for b in res.bullets}
     rows = []
     for j in base:
         t = text[j.key]
@@ -184,6 +186,7 @@ def collect(args):
         prep = assessor._preps[j.topic_id]
         if not prep.refs:
             continue
+        prep.xunits.setdefault(t, set()).update(cites[j.key])  # the threads ``nthread`` reads
         for facet, (_ref, feats) in assessor.cross_features(prep, [t])[0].items():
             rows.append({"key": j.key, "topic": j.topic_id, "lang": lang, "facet": facet, "feats": feats,
                          "label": facet in careful[j.key].facets, "anchor": facet in j.facets, "text": t})

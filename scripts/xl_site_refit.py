@@ -38,12 +38,13 @@ CROSS_LANGS = ("arz", "cmn")
 def capture_features(s, workdir: Path) -> dict[str, dict[str, list[float]]]:
     """``"topic\\ttext" -> {facet: [xcos, ncos, ncov]}`` for every Arabic or Chinese bullet of the
     set's careful runs, as the assessor computes them (cached in ``workdir``)."""
-    out_path = workdir / f"{s.name}.xfeats.json"
+    from evaluation.matching.crosslingual import XFEATURES
+
+    out_path = workdir / f"{s.name}.xfeats-{'-'.join(XFEATURES)}.json"
     if out_path.exists():
         return json.loads(out_path.read_text(encoding="utf-8"))
     from bolt.formats.topics import read_topics
     from evaluation.assessor import Assessor, AssessorConfig
-    from evaluation.matching.crosslingual import XFEATURES
     from fitting import forum_judged as fj
     from indexing.corpus import open_corpus
 
@@ -102,7 +103,10 @@ class Data:
         from fitting import forum_judged as fj
         from forum_meter import set_folds
 
+        from evaluation.matching.crosslingual import XFEATURES
+
         self.sets = []
+        self.captured: dict[str, dict] = {}  # set -> every feature the assessor computes, in XFEATURES order
         self.round_of: dict[str, str] = {}
         self.site_of: dict[str, str] = {}
         self.rows: list[dict] = []
@@ -112,6 +116,9 @@ class Data:
             careful = fj.careful_judgments(s)
             machine = fj.machine_judgments(s, workdir)
             feats = capture_features(s, workdir)
+            self.captured[name] = feats
+            keep = [XFEATURES.index(f) for f in features if f in XFEATURES]  # the assessor's, in its order
+            feats = {k: {facet: [x[i] for i in keep] for facet, x in row.items()} for k, row in feats.items()}
             if "bcov" in features:
                 native = {t.topic_id: native_nuggets(t) for t in topics}
                 for fkey, row in feats.items():
@@ -119,17 +126,6 @@ class Data:
                     lang = script_lang(text)
                     for facet, x in row.items():
                         x.append(bullet_coverage(text, native[t].get(lang, {}).get(facet, []), lang))
-            if "nthread" in features:
-                nugget_threads = {t.topic_id: {f.id: {n.post for n in f.nuggets if n.post} for f in t.facets}
-                                  for t in topics}
-                cited: dict[str, set[str]] = {}
-                for j in careful:
-                    cited.setdefault(f"{j.topic_id}\t{j.extra.get('text', '')}", set()).update(
-                        src.post for src in j.sources)
-                for fkey, row in feats.items():
-                    t = fkey.split("\t", 1)[0]
-                    for facet, x in row.items():
-                        x.append(float(bool(cited.get(fkey, set()) & nugget_threads[t].get(facet, set()))))
             rounds, board = set_folds(name, topics)
             self.sets.append((name, topics, careful, machine, feats, rounds, board))
             for t in {j.topic_id for j in careful}:
@@ -263,7 +259,8 @@ def misses(data: Data, site: str, shipped: dict[str, float]) -> list[dict]:
     from fitting import forum_meter as fm
 
     model, out = load_cross_model(), []
-    for name, _topics, careful, machine, feats, _rounds, board in data.sets:
+    for name, _topics, careful, machine, _feats, _rounds, board in data.sets:
+        feats = data.captured[name]
         mine = {j.key: j for j in machine}
         for j in careful:
             text = j.extra.get("text", "")

@@ -92,7 +92,7 @@ def test_assess_writes_one_judgment_per_bullet_with_a_header(files, capsys):
     fresh = load_cross_model().fit_notes["fresh_test"]
     transfer = next(line for line in text.splitlines() if line.startswith("Arabic and Chinese bullets decided by"))
     assert f"cmn kappa {fresh['cmn']['kappa']:.2f} [{fresh['cmn']['kappa_ci'][0]:.2f}, " in transfer
-    assert "arz kappa 0.58 [0.00, 1.00] (xl-dev 4.032-4.034)" in transfer
+    assert "arz kappa 1.00 [1.00, 1.00] (xl-sites 5.025-5.032)" in transfer
 
 
 def test_assess_json_summary(files, capsys):

@@ -54,14 +54,16 @@ def test_native_coverage_normalises_and_stems_arabic():
 def test_cross_model_probability_per_language_and_file_checks():
     from evaluation.matching.crosslingual import CrossModel, load_cross_model
 
-    d = {"name": "t", "features": ["xcos", "ncos", "ncov"], "fit_notes": {},
-         "languages": {"arz": {"coefficients": [1, 2, 3], "intercept": -3, "threshold": 0.5},
-                       "cmn": {"coefficients": [0, 0, 4], "intercept": -2, "threshold": 0.2}}}
+    d = {"name": "t", "features": ["xcos", "ncos", "ncov", "nthread"], "fit_notes": {},
+         "languages": {"arz": {"coefficients": [1, 2, 3, 1], "intercept": -4, "threshold": 0.5},
+                       "cmn": {"coefficients": [0, 0, 4, 0], "intercept": -2, "threshold": 0.2}}}
     m = CrossModel.from_dict(d)
-    # arz: z = -3 + 0.5 + 2*0.5 + 3*0.5 = 0 -> 0.5; cmn: z = -2 + 4*0.5 = 0 -> 0.5, and -2 -> 1/(1+e^2).
-    assert m.probability("arz", {"xcos": 0.5, "ncos": 0.5, "ncov": 0.5}) == 0.5
-    assert m.probability("cmn", {"xcos": 0.9, "ncos": 0.9, "ncov": 0.5}) == 0.5
-    assert abs(m.probability("cmn", {"xcos": 1, "ncos": 1, "ncov": 0}) - 0.11920292) < 1e-8
+    # arz: z = -4 + 0.5 + 2*0.5 + 3*0.5 + 1 = 0 -> 0.5, and without the thread -1 -> 1/(1+e);
+    # cmn: z = -2 + 4*0.5 = 0 -> 0.5 whatever the thread, and -2 -> 1/(1+e^2).
+    assert m.probability("arz", {"xcos": 0.5, "ncos": 0.5, "ncov": 0.5, "nthread": 1.0}) == 0.5
+    assert abs(m.probability("arz", {"xcos": 0.5, "ncos": 0.5, "ncov": 0.5, "nthread": 0.0}) - 0.26894142) < 1e-8
+    assert m.probability("cmn", {"xcos": 0.9, "ncos": 0.9, "ncov": 0.5, "nthread": 0.0}) == 0.5
+    assert abs(m.probability("cmn", {"xcos": 1, "ncos": 1, "ncov": 0, "nthread": 1.0}) - 0.11920292) < 1e-8
     assert CrossModel.from_dict(m.to_dict()) == m
     with pytest.raises(ValueError, match="refit"):
         CrossModel.from_dict(dict(d, features=["xcos", "ncov"]))
@@ -90,7 +92,7 @@ def test_fit_chooses_the_threshold_with_the_best_training_kappa():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     # ncov alone separates: yes pairs at 0.9, no pairs at 0.1 (one anchored no pair cannot be undone).
-    rows = [{"feats": {"xcos": 0.2, "ncos": 0.3, "ncov": v}, "label": v > 0.5, "anchor": False}
+    rows = [{"feats": {"xcos": 0.2, "ncos": 0.3, "ncov": v, "nthread": 1.0}, "label": v > 0.5, "anchor": False}
             for v in (0.9, 0.9, 0.9, 0.1, 0.1, 0.1, 0.1, 0.1)]
     coef, intercept, threshold = mod.fit(rows)
     assert coef[2] > 0  # more of a nugget's terms, more likely
@@ -153,3 +155,34 @@ def test_fit_script_takes_the_features_encoder_by_name():
     assert p.parse_args(["--index", "I", "--encoder", "e5-small"]).encoder == "e5-small"
     with pytest.raises(SystemExit):
         p.parse_args(["--index", "I", "--encoder", "labse"])
+
+
+@pytest.mark.slow
+def test_citing_a_thread_of_the_facets_nuggets_raises_the_probability_by_its_weight(tmp_path):
+    # one Egyptian bullet, judged twice: citing the thread that holds facet 1's nugget (1.006: the water
+    # cut on Friday), then another Arabic thread of the sample. Only ``nthread`` differs, so the two
+    # probabilities' log-odds differ by the model's Arabic weight for it.
+    import math
+
+    from bolt.data import sample_corpus_path, topic_path
+    from bolt.formats.submission import read_run
+    from bolt.formats.topics import read_topics
+    from evaluation.assessor import Assessor, AssessorConfig
+    from evaluation.matching.crosslingual import XFEATURES, load_cross_model
+    from indexing.corpus import open_corpus
+
+    text = "المية هتتقطع يوم الجمعة من 9 الصبح لمدة 18 ساعة"
+    topics = [t for t in read_topics(topic_path("sample.xml")) if t.topic_id == "1.006"]
+    corpus = open_corpus(paths=[str(sample_corpus_path())])
+    probs = {}
+    for thread in ("bolt-arz-DF-903-310002-8200003", "bolt-arz-DF-903-310002-8200004"):
+        path = tmp_path / f"{thread}.xml"
+        path.write_text(f'<results run="r"><result number="1.006"><response><bullet>{text}'
+                        f'<source post="{thread}" offset="283"/></bullet></response></result></results>',
+                        encoding="utf-8")
+        (j,) = Assessor(topics, corpus, AssessorConfig(semantic=False)).assess([read_run(path)])
+        probs[thread] = j.extra["probability"]["1"]
+    logit = {k: math.log(p / (1 - p)) for k, p in probs.items()}
+    weight = load_cross_model().coefficients["arz"][XFEATURES.index("nthread")]
+    assert weight > 1
+    assert abs(logit["bolt-arz-DF-903-310002-8200003"] - logit["bolt-arz-DF-903-310002-8200004"] - weight) < 0.01

@@ -1,6 +1,7 @@
 """Arabic and Chinese bullets matched to a topic's facets by the fitted per-language model of
 ``matching.crosslingual``: cosine with the facet's English texts, cosine with its nuggets in the
-bullet's language, and the share of a nugget's terms the bullet holds."""
+bullet's language, the share of a nugget's terms the bullet holds, and whether it cites a thread
+that holds one of the facet's nuggets."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -17,6 +18,7 @@ def cross_features(enc: Any, prep: TopicPrep, units: Sequence[str]) -> list[Feat
     from evaluation.matching.crosslingual import native_coverage
 
     sims = enc.similarities(list(units), [r.text for r in prep.refs])
+    threads = {f.id: {n.post for n in f.nuggets if n.post} for f in prep.topic.facets}
     out = []
     for i, u in enumerate(units):
         nuggets = prep.native.get(script_lang(u), {})
@@ -25,10 +27,12 @@ def cross_features(enc: Any, prep: TopicPrep, units: Sequence[str]) -> list[Feat
             if ref.facet not in best or sims[i, j] > best[ref.facet][1]:
                 best[ref.facet] = (ref, float(sims[i, j]))
         row = {}
+        cited = prep.xunits.get(u) or set()
         for facet, (ref, xcos) in best.items():
             nat = nuggets.get(facet, [])
             row[facet] = (ref, {"xcos": xcos, "ncos": float(enc.similarities([u], nat).max()) if nat else 0.0,
-                                "ncov": native_coverage(u, nat, script_lang(u))})
+                                "ncov": native_coverage(u, nat, script_lang(u)),
+                                "nthread": float(bool(cited & threads.get(facet, set())))})
         out.append(row)
     return out
 

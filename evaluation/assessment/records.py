@@ -42,7 +42,7 @@ class TopicPrep:
     units: dict[str, None] = field(default_factory=dict)
     matches: dict[str, list[dict]] = field(default_factory=dict)
     probabilities: dict[str, dict[str, float]] = field(default_factory=dict)  # unit -> facet -> best p
-    xunits: dict[str, None] = field(default_factory=dict)  # non-English bullets, for cross-language matching
+    xunits: dict[str, set[str]] = field(default_factory=dict)  # non-English bullets -> the threads they cite
     xmatches: dict[str, list[dict]] = field(default_factory=dict)
     native: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # lang -> facet -> its nuggets in lang
 

@@ -4,7 +4,7 @@ The loader lives in :mod:`indexing.models.multilingual` (the system ranks Arabic
 it too). The facets are written in English, but their nuggets are in the posts' own language. A
 bullet extracted from an Egyptian Arabic or Mandarin post gets a facet by anchoring (its citation
 lands on the facet's nugget) or by this module's decision, a logistic regression per bullet
-language over three features of the (bullet, facet) pair:
+language over four features of the (bullet, facet) pair:
 
 - ``xcos``: the best cosine of the bullet with the facet's English texts (description and any
   English nuggets), both embedded by Google's Universal Sentence Encoder multilingual v3 (the
@@ -13,7 +13,10 @@ language over three features of the (bullet, facet) pair:
   encoder: a same-language comparison, which it does far better than a cross-language one);
 - ``ncov``: the best share of one such nugget's terms found in the bullet: the index's Arabic
   terms (normalised, stop words dropped, light-stemmed) or Chinese character bigrams folded to
-  Simplified (``indexing.terms``), so 銀行 in a bullet meets 银行 in a nugget.
+  Simplified (``indexing.terms``), so 銀行 in a bullet meets 银行 in a nugget;
+- ``nthread``: 1.0 when the bullet cites a thread that holds one of the facet's nuggets (a bullet
+  text cited from several threads counts any of them): text that shares the query's words but
+  comes from a thread on another subject seldom states the facet.
 
 The coefficients and per-language thresholds ship as ``crosslingual_model.json``, fitted on the
 careful judgments of the cross-language development topics (``topics/xl-dev.xml``) by
@@ -33,7 +36,7 @@ from indexing.models.multilingual import DEFAULT_MODEL, MultilingualEncoder, get
 __all__ = ["DEFAULT_MODEL", "MultilingualEncoder", "get_encoder", "normalise", "XFEATURES", "CrossModel",
            "native_terms", "native_coverage", "load_cross_model"]
 
-XFEATURES = ("xcos", "ncos", "ncov")
+XFEATURES = ("xcos", "ncos", "ncov", "nthread")
 """The features of a (non-English bullet, facet) pair, in the model's order."""
 MODEL_FILE = "crosslingual_model.json"
 V05_COSINE = 0.48
@@ -67,7 +70,7 @@ def native_coverage(bullet: str, nuggets: Sequence[str], lang: str) -> float:
 
 @dataclass(frozen=True)
 class CrossModel:
-    """Per bullet language: ``p = sigmoid(b + w . (xcos, ncos, ncov))`` and the threshold a match needs."""
+    """Per bullet language: ``p = sigmoid(b + w . (xcos, ncos, ncov, nthread))`` and the threshold a match needs."""
 
     name: str
     coefficients: Mapping[str, tuple[float, ...]]
