@@ -174,19 +174,17 @@ def collect(args):
     config = AssessorConfig(crosslingual=False, crosslingual_model=args.encoder)
     assessor = Assessor(topics, open_corpus(index_dir=args.index), config)
     base = list(assessor.assess(runs))
-    text = {(n, r.run_id, b.position): b.text for r in runs for n, res in r.results.items() for b in res.bullets}
-    cites = {(n, r.run_id, b.position): {s.thread for s in b.sources}
-             for r in runs for n, res in r.results.items() for b in res.bullets}
+    bullet = {(n, r.run_id, b.position): b for r in runs for n, res in r.results.items() for b in res.bullets}
     rows = []
     for j in base:
-        t = text[j.key]
+        t = bullet[j.key].text
         lang = script_lang(t)
         if lang == "eng" or j.key not in careful:
             continue
         prep = assessor._preps[j.topic_id]
         if not prep.refs:
             continue
-        prep.xunits.setdefault(t, set()).update(cites[j.key])  # the threads ``nthread`` reads
+        prep.xunits.setdefault(t, set()).update(s.thread for s in bullet[j.key].sources)  # what ``nthread`` reads
         for facet, (_ref, feats) in assessor.cross_features(prep, [t])[0].items():
             rows.append({"key": j.key, "topic": j.topic_id, "lang": lang, "facet": facet, "feats": feats,
                          "label": facet in careful[j.key].facets, "anchor": facet in j.facets, "text": t})

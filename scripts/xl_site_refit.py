@@ -36,8 +36,9 @@ CROSS_LANGS = ("arz", "cmn")
 
 
 def capture_features(s, workdir: Path) -> dict[str, dict[str, list[float]]]:
-    """``"topic\\ttext" -> {facet: [xcos, ncos, ncov]}`` for every Arabic or Chinese bullet of the
-    set's careful runs, as the assessor computes them (cached in ``workdir``)."""
+    """``"topic\\ttext" -> {facet: [the XFEATURES values]}`` for every Arabic or Chinese bullet of
+    the set's careful runs, as the assessor computes them (cached in ``workdir``, one file per
+    feature list)."""
     from evaluation.matching.crosslingual import XFEATURES
 
     out_path = workdir / f"{s.name}.xfeats-{'-'.join(XFEATURES)}.json"
